@@ -1,0 +1,160 @@
+package dev.dra.sidecar.decode;
+
+import dev.dra.sidecar.model.Device;
+import dev.dra.sidecar.model.DeviceAttribute;
+import dev.dra.sidecar.model.DeviceMetadata;
+import dev.dra.sidecar.model.DeviceMetadataRequest;
+import dev.dra.sidecar.model.NetworkDeviceData;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Set;
+
+/**
+ * The upstream v1beta1 validation rules for {@code DeviceMetadata} (identical for v1alpha1). Validation is
+ * reported apart from decoding, as with Go's {@code DecodeMetadataWithValidationResult}: an invalid object
+ * still decodes. Attribute keys, scalar string lengths, semver syntax and IP syntax are not validated
+ * upstream, so not here either.
+ */
+public final class MetadataValidator {
+
+    static final int MAX_ATTRIBUTES = 32;
+    static final int MAX_DRIVER_NAME = 63;
+    static final int MAX_POOL_NAME = 253;
+    static final int MAX_STRING_ITEM_BYTES = 64;
+    static final int MAX_INTERFACE_NAME_BYTES = 256;
+    static final int MAX_HARDWARE_ADDRESS_BYTES = 128;
+    static final int MAX_IPS = 16;
+
+    private MetadataValidator() {}
+
+    /** Every violation of {@code object}, in field order; empty when it is valid. */
+    public static List<Violation> validate(DeviceMetadata object) {
+        List<Violation> out = new ArrayList<>();
+        if (object.metadata() != null && object.metadata().generation() != null && object.metadata().generation() < 0) {
+            out.add(new Violation("metadata.generation", "Invalid", "must be greater than or equal to 0"));
+        }
+        if (object.podClaimName() != null) {
+            dnsLabel(out, "podClaimName", object.podClaimName());
+        }
+        List<DeviceMetadataRequest> requests = object.requests() == null ? List.of() : object.requests();
+        for (int r = 0; r < requests.size(); r++) {
+            DeviceMetadataRequest request = requests.get(r);
+            String at = "requests[" + r + "]";
+            if (request.name() == null || request.name().isEmpty()) {
+                out.add(new Violation(at + ".name", "Required", "the request name is required"));
+            }
+            List<Device> devices = request.devices() == null ? List.of() : request.devices();
+            for (int d = 0; d < devices.size(); d++) {
+                device(out, at + ".devices[" + d + "]", devices.get(d));
+            }
+        }
+        return List.copyOf(out);
+    }
+
+    private static void device(List<Violation> out, String at, Device device) {
+        if (isEmpty(device.driver())) {
+            out.add(new Violation(at + ".driver", "Required", "the driver name is required"));
+        } else if (device.driver().length() > MAX_DRIVER_NAME) {
+            out.add(new Violation(at + ".driver", "TooLong", "must be no more than " + MAX_DRIVER_NAME + " characters"));
+        } else if (!DnsNames.isSubdomain(device.driver().toLowerCase(Locale.ROOT))) {
+            out.add(new Violation(at + ".driver", "Invalid", "must be a DNS subdomain: " + DnsNames.SUBDOMAIN_HINT));
+        }
+        pool(out, at + ".pool", device.pool());
+        if (isEmpty(device.name())) {
+            out.add(new Violation(at + ".name", "Required", "the device name is required"));
+        } else {
+            dnsLabel(out, at + ".name", device.name());
+        }
+        if (device.attributes() != null) {
+            if (device.attributes().size() > MAX_ATTRIBUTES) {
+                out.add(new Violation(at + ".attributes", "TooMany",
+                        "must have at most " + MAX_ATTRIBUTES + " attributes, has " + device.attributes().size()));
+            }
+            for (Map.Entry<String, DeviceAttribute> e : device.attributes().entrySet()) {
+                attribute(out, at + ".attributes[" + e.getKey() + "]", e.getValue());
+            }
+        }
+        if (device.networkData() != null) {
+            networkData(out, at + ".networkData", device.networkData());
+        }
+    }
+
+    private static void pool(List<Violation> out, String at, String pool) {
+        if (isEmpty(pool)) {
+            out.add(new Violation(at, "Required", "the pool name is required"));
+            return;
+        }
+        if (pool.length() > MAX_POOL_NAME) {
+            out.add(new Violation(at, "TooLong", "must be no more than " + MAX_POOL_NAME + " characters"));
+        }
+        for (String segment : pool.split("/", -1)) {
+            if (segment.isEmpty() || !DnsNames.isSubdomain(segment)) {
+                out.add(new Violation(at, "Invalid",
+                        "must be one or more DNS subdomains separated by '/': " + DnsNames.SUBDOMAIN_HINT));
+                return;
+            }
+        }
+    }
+
+    private static void attribute(List<Violation> out, String at, DeviceAttribute value) {
+        if (value == null) {
+            out.add(new Violation(at, "Required", "exactly one value must be specified"));
+            return;
+        }
+        List<String> set = value.setMembers();
+        if (set.isEmpty()) {
+            out.add(new Violation(at, "Required", "exactly one value must be specified"));
+        } else if (set.size() > 1) {
+            out.add(new Violation(at, "Invalid", "exactly one value must be specified, found " + String.join(", ", set)));
+        }
+        if (value.strings() != null) {
+            for (int i = 0; i < value.strings().size(); i++) {
+                String s = value.strings().get(i);
+                if (s != null && bytes(s) > MAX_STRING_ITEM_BYTES) {
+                    out.add(new Violation(at + ".strings[" + i + "]", "TooLong",
+                            "must be no more than " + MAX_STRING_ITEM_BYTES + " bytes"));
+                }
+            }
+        }
+    }
+
+    private static void networkData(List<Violation> out, String at, NetworkDeviceData data) {
+        if (data.interfaceName() != null && bytes(data.interfaceName()) > MAX_INTERFACE_NAME_BYTES) {
+            out.add(new Violation(at + ".interfaceName", "TooLong",
+                    "must be no more than " + MAX_INTERFACE_NAME_BYTES + " bytes"));
+        }
+        if (data.hardwareAddress() != null && bytes(data.hardwareAddress()) > MAX_HARDWARE_ADDRESS_BYTES) {
+            out.add(new Violation(at + ".hardwareAddress", "TooLong",
+                    "must be no more than " + MAX_HARDWARE_ADDRESS_BYTES + " bytes"));
+        }
+        if (data.ips() != null) {
+            if (data.ips().size() > MAX_IPS) {
+                out.add(new Violation(at + ".ips", "TooMany", "must have at most " + MAX_IPS + " items"));
+            }
+            Set<String> seen = new HashSet<>();
+            for (int i = 0; i < data.ips().size(); i++) {
+                if (!seen.add(data.ips().get(i))) {
+                    out.add(new Violation(at + ".ips[" + i + "]", "Duplicate", "duplicate value " + data.ips().get(i)));
+                }
+            }
+        }
+    }
+
+    private static void dnsLabel(List<Violation> out, String at, String value) {
+        if (!DnsNames.isLabel(value)) {
+            out.add(new Violation(at, "Invalid", "must be a DNS label: " + DnsNames.LABEL_HINT));
+        }
+    }
+
+    private static boolean isEmpty(String s) {
+        return s == null || s.isEmpty();
+    }
+
+    private static int bytes(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+    }
+}

@@ -1,0 +1,31 @@
+package dev.dra.sidecar.model;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import java.util.List;
+
+/**
+ * One {@code DeviceMetadata} object: the metadata of one claim's request(s), as a driver writes it.
+ *
+ * @param metadata the ResourceClaim's ObjectMeta; {@code generation} is the metadata file's generation
+ * @param podClaimName set only for claims generated from a ResourceClaimTemplate
+ */
+@JsonInclude(JsonInclude.Include.NON_NULL)
+@JsonPropertyOrder({"kind", "apiVersion", "metadata", "podClaimName", "requests"})
+public record DeviceMetadata(
+        String kind,
+        String apiVersion,
+        ObjectMeta metadata,
+        String podClaimName,
+        List<DeviceMetadataRequest> requests) {
+
+    public static final String KIND = "DeviceMetadata";
+    public static final String GROUP = "metadata.resource.k8s.io";
+    public static final String V1ALPHA1 = GROUP + "/v1alpha1";
+    public static final String V1BETA1 = GROUP + "/v1beta1";
+
+    /** The same object labelled with another apiVersion (v1alpha1 and v1beta1 share one shape). */
+    public DeviceMetadata withApiVersion(String newApiVersion) {
+        return new DeviceMetadata(KIND, newApiVersion, metadata, podClaimName, requests);
+    }
+}

@@ -1,0 +1,13 @@
+package dev.dra.sidecar.snapshot;
+
+import dev.dra.sidecar.model.DeviceMetadata;
+
+/**
+ * One driver's file of a request.
+ *
+ * @param driver the driver name, from the file name {@code <driver>-metadata.json}
+ * @param path the file's path, as the container sees it
+ * @param served the driver's complete object (with all of its metadata), or its failure
+ * @param object the object served (the last good one while stale); {@code null} if the file never decoded
+ */
+public record DriverEntry(String driver, String path, Served served, DeviceMetadata object) {}
