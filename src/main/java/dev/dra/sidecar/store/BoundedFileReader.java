@@ -1,0 +1,30 @@
+package dev.dra.sidecar.store;
+
+import dev.dra.sidecar.decode.FailureCode;
+import dev.dra.sidecar.decode.MetadataDecodeException;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+
+/** Reads a whole file, but never more than the size limit (plus one byte to know it was exceeded). */
+final class BoundedFileReader {
+
+    private final long maxBytes;
+
+    BoundedFileReader(long maxBytes) {
+        this.maxBytes = maxBytes;
+    }
+
+    byte[] read(Path path) throws MetadataDecodeException, IOException {
+        byte[] bytes;
+        try (InputStream in = Files.newInputStream(path)) {
+            bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
+        }
+        if (bytes.length > maxBytes) {
+            throw new MetadataDecodeException(FailureCode.FILE_TOO_LARGE, path + ": file is larger than the limit of "
+                    + maxBytes + " bytes (dra.metadata.max-file-size); nothing beyond the limit was read");
+        }
+        return bytes;
+    }
+}
