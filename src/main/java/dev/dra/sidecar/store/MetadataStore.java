@@ -21,6 +21,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
 /**
@@ -89,7 +90,7 @@ public final class MetadataStore implements AutoCloseable {
     private final Map<Path, TrackedFile> files = new LinkedHashMap<>();
 
     private volatile MetadataSnapshot snapshot;
-    private volatile CompletableFuture<MetadataSnapshot> next = new CompletableFuture<>();
+    private final ChangeWaiters waiters = new ChangeWaiters();
     private volatile Status status;
     private volatile boolean running;
     private DirectoryWatcher watcher;
@@ -139,13 +140,27 @@ public final class MetadataStore implements AutoCloseable {
     }
 
     /**
-     * Completes with the first snapshot whose sequence is above {@code sequence}: at once if there is one
-     * already, else when the next one is published. Holds no thread while waiting.
+     * Calls {@code callback} once with the first snapshot whose sequence is above {@code sequence}: at once if
+     * there is one already, else when the next one is published (on the refresh thread: do not block in it).
+     * Holds no thread while waiting.
+     *
+     * @return cancels the wait
      */
+    public Runnable awaitChange(long sequence, Consumer<MetadataSnapshot> callback) {
+        return waiters.await(sequence, this::current, callback);
+    }
+
+    /** {@link #awaitChange} as a future; cancelling it cancels the wait. */
     public CompletableFuture<MetadataSnapshot> changeAfter(long sequence) {
-        CompletableFuture<MetadataSnapshot> pending = next;
-        MetadataSnapshot now = snapshot;
-        return now.sequence() > sequence ? CompletableFuture.completedFuture(now) : pending;
+        CompletableFuture<MetadataSnapshot> future = new CompletableFuture<>();
+        Runnable cancel = awaitChange(sequence, future::complete);
+        future.whenComplete((s, e) -> cancel.run());
+        return future;
+    }
+
+    /** Callers waiting for a change, for metrics. */
+    public int waiting() {
+        return waiters.size();
     }
 
     public Status status() {
@@ -344,10 +359,8 @@ public final class MetadataStore implements AutoCloseable {
 
     private void publish() {
         MetadataSnapshot published = SnapshotBuilder.build(++sequence, files.values());
-        CompletableFuture<MetadataSnapshot> waiting = next;
         snapshot = published;
-        next = new CompletableFuture<>();
-        waiting.complete(published);
+        waiters.publish(published);
         observer.published(published);
     }
 }
