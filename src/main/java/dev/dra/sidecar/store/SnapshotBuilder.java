@@ -4,6 +4,8 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.dra.sidecar.decode.GoCompatibleJson;
 import dev.dra.sidecar.decode.RequestMerger;
+import dev.dra.sidecar.model.ClaimIndex;
+import dev.dra.sidecar.model.ClaimView;
 import dev.dra.sidecar.model.Device;
 import dev.dra.sidecar.model.DeviceAttribute;
 import dev.dra.sidecar.model.DeviceMetadata;
@@ -59,7 +61,7 @@ final class SnapshotBuilder {
 
     private static ClaimSet claimSet(SortedMap<String, SortedMap<String, List<TrackedFile>>> claims) {
         SortedMap<String, ClaimEntry> entries = new TreeMap<>();
-        List<IndexEntry> index = new ArrayList<>();
+        List<ClaimIndex.Entry> index = new ArrayList<>();
         claims.forEach((claim, requests) -> {
             SortedMap<String, RequestEntry> requestEntries = new TreeMap<>();
             List<BuiltRequest> built = new ArrayList<>();
@@ -70,9 +72,9 @@ final class SnapshotBuilder {
             });
             entries.put(claim, new ClaimEntry(claim, Collections.unmodifiableSortedMap(requestEntries),
                     claimView(claim, built)));
-            index.add(new IndexEntry(claim, List.copyOf(requestEntries.keySet())));
+            index.add(new ClaimIndex.Entry(claim, List.copyOf(requestEntries.keySet())));
         });
-        return new ClaimSet(Collections.unmodifiableSortedMap(entries), available(new Index(index), null, null));
+        return new ClaimSet(Collections.unmodifiableSortedMap(entries), available(new ClaimIndex(index), null, null));
     }
 
     /** A request's entry and the merged object it was encoded from (absent when a file failed). */
@@ -188,12 +190,4 @@ final class SnapshotBuilder {
             throw new IllegalStateException("SHA-256 is in every JDK", e);
         }
     }
-
-    /** {@code GET /claims}: names and request names, sorted. */
-    record Index(List<IndexEntry> claims) {}
-
-    record IndexEntry(String name, List<String> requests) {}
-
-    /** {@code GET /claims/{claim}}: every request's merged object. */
-    record ClaimView(String name, List<DeviceMetadata> requests) {}
 }

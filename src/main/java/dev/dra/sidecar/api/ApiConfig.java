@@ -1,0 +1,26 @@
+package dev.dra.sidecar.api;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.time.Duration;
+import java.util.List;
+
+/** Settings of the HTTP API, under {@code dra.api} (env {@code DRA_API_*}). */
+@ConfigMapping(prefix = "dra.api")
+public interface ApiConfig {
+
+    /**
+     * Host header values the API answers to, with or without a port; anything else gets
+     * {@code 400 invalid-host}. Guards the loopback API against DNS rebinding from a browser.
+     */
+    @WithDefault("localhost,127.0.0.1,[::1]")
+    List<String> allowedHosts();
+
+    /** Long-poll wait when {@code timeoutSeconds} is not given. */
+    @WithDefault("60s")
+    Duration longPollDefaultTimeout();
+
+    /** The longest long-poll wait a client may ask for. */
+    @WithDefault("300s")
+    Duration longPollMaxTimeout();
+}

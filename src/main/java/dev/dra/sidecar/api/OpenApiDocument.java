@@ -1,0 +1,77 @@
+package dev.dra.sidecar.api;
+
+import java.util.Map;
+import org.eclipse.microprofile.openapi.OASFactory;
+import org.eclipse.microprofile.openapi.OASFilter;
+import org.eclipse.microprofile.openapi.models.OpenAPI;
+import org.eclipse.microprofile.openapi.models.Operation;
+import org.eclipse.microprofile.openapi.models.PathItem;
+import org.eclipse.microprofile.openapi.models.headers.Header;
+import org.eclipse.microprofile.openapi.models.media.Content;
+import org.eclipse.microprofile.openapi.models.media.Schema;
+import org.eclipse.microprofile.openapi.models.responses.APIResponse;
+import org.eclipse.microprofile.openapi.models.responses.APIResponses;
+
+/**
+ * Adds to the generated document what every metadata GET shares, so the resources need not repeat it: the
+ * problem responses with their codes, and the ETag, Metadata-Source-Version and Warning headers.
+ */
+public class OpenApiDocument implements OASFilter {
+
+    private static final String PROBLEM_REF = "#/components/schemas/Problem";
+
+    private static final Map<String, String> READ_PROBLEMS = Map.of(
+            "400", "invalid-name: a name in the path is not valid; invalid-parameter: a bad query parameter; "
+                    + "invalid-host: the Host header is not an allowed one",
+            "404", "not-found: no such claim, request, driver, device or attribute",
+            "502", "invalid-object, no-compatible-version or file-too-large: a file of the request cannot be "
+                    + "decoded; detail names the file",
+            "503", "no-metadata-objects or malformed-stream: a file is empty or cut short, probably while a driver "
+                    + "writes it; Retry-After says when to try again");
+
+    @Override
+    public void filterOpenAPI(OpenAPI openAPI) {
+        if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
+            return;
+        }
+        for (Map.Entry<String, PathItem> path : openAPI.getPaths().getPathItems().entrySet()) {
+            Operation get = path.getValue().getGET();
+            if (get != null) {
+                decorate(get.getResponses(), path.getKey().matches("/(template-)?claims/\\{claim}/.*|/(template-)?claims/\\{claim}"));
+            }
+        }
+    }
+
+    private static void decorate(APIResponses responses, boolean readsFiles) {
+        APIResponse ok = responses.getAPIResponse("200");
+        if (ok != null) {
+            ok.addHeader("ETag", header("Strong entity tag of the bytes served; send it back in If-None-Match or lastEtag"));
+            if (readsFiles) {
+                ok.addHeader("Metadata-Source-Version", header(
+                        "The apiVersion(s) decoded, comma-separated in file order"));
+                ok.addHeader("Warning", header("110 - \"stale: <reason>\" when the latest read of a file failed "
+                        + "and its last good object is served"));
+            }
+        }
+        READ_PROBLEMS.forEach((status, description) -> {
+            if (!readsFiles && (status.equals("502") || status.equals("503"))) {
+                return;
+            }
+            if (!responses.hasAPIResponse(status)) {
+                responses.addAPIResponse(status, OASFactory.createAPIResponse().description(description)
+                        .content(problemContent()));
+            }
+        });
+    }
+
+    private static Content problemContent() {
+        return OASFactory.createContent().addMediaType(Problem.MEDIA_TYPE,
+                OASFactory.createMediaType().schema(OASFactory.createSchema().ref(PROBLEM_REF)));
+    }
+
+    private static Header header(String description) {
+        return OASFactory.createHeader().description(description)
+                .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING));
+    }
+
+}

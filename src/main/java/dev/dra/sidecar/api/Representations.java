@@ -1,0 +1,110 @@
+package dev.dra.sidecar.api;
+
+import dev.dra.sidecar.decode.FailureCode;
+import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import dev.dra.sidecar.snapshot.Served;
+import dev.dra.sidecar.store.MetadataStore;
+import io.smallrye.mutiny.Uni;
+import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.ws.rs.core.Response;
+import java.time.Duration;
+import java.util.function.Function;
+
+/**
+ * Turns what the snapshot holds into HTTP answers: ready bytes with ETag and headers, 304 for a matching
+ * {@code If-None-Match}, problem bodies for failures, and long polls that wait as callbacks, not threads.
+ */
+@ApplicationScoped
+public class Representations {
+
+    static final String SOURCE_VERSION_HEADER = "Metadata-Source-Version";
+
+    private final MetadataStore store;
+    private final ApiConfig config;
+
+    Representations(MetadataStore store, ApiConfig config) {
+        this.store = store;
+        this.config = config;
+    }
+
+    /**
+     * Answers with what {@code resolve} finds in the current snapshot; with a long poll, waits until what it finds
+     * has another ETag than {@code lastEtag}, or the timeout passes. {@code resolve} throws {@link ApiException}
+     * for names that are not there.
+     */
+    Uni<Response> answer(Function<MetadataSnapshot, ? extends Served> resolve, Conditions conditions, String mediaType) {
+        Duration wait = conditions.longPoll(config);
+        MetadataSnapshot snapshot = store.current();
+        Served served = resolve.apply(snapshot);
+        if (wait == null || !conditions.isLastEtag(etag(served))) {
+            return Uni.createFrom().item(respond(served, conditions, mediaType));
+        }
+        long deadline = System.nanoTime() + wait.toNanos();
+        return waitForChange(snapshot, resolve, conditions, mediaType, deadline);
+    }
+
+    private Uni<Response> waitForChange(MetadataSnapshot seen, Function<MetadataSnapshot, ? extends Served> resolve,
+            Conditions conditions, String mediaType, long deadline) {
+        Duration remaining = Duration.ofNanos(deadline - System.nanoTime());
+        if (remaining.isNegative() || remaining.isZero()) {
+            return Uni.createFrom().item(() -> respond(resolve.apply(store.current()), conditions, mediaType));
+        }
+        return Uni.createFrom().<MetadataSnapshot>emitter(emitter -> {
+                    Runnable cancel = store.awaitChange(seen.sequence(), emitter::complete);
+                    emitter.onTermination(cancel);
+                })
+                .ifNoItem().after(remaining).recoverWithItem(store::current)
+                .onItem().transformToUni(snapshot -> {
+                    Served served = resolve.apply(snapshot);
+                    if (conditions.isLastEtag(etag(served)) && deadline - System.nanoTime() > 0) {
+                        return waitForChange(snapshot, resolve, conditions, mediaType, deadline);
+                    }
+                    return Uni.createFrom().item(respond(served, conditions, mediaType));
+                });
+    }
+
+    private static String etag(Served served) {
+        return served instanceof Served.Available available ? available.etag() : null;
+    }
+
+    static Response respond(Served served, Conditions conditions, String mediaType) {
+        if (served instanceof Served.Unavailable failure) {
+            throw failure(failure);
+        }
+        Served.Available available = (Served.Available) served;
+        Response.ResponseBuilder response = conditions.notModified(available.etag())
+                ? Response.notModified()
+                : Response.ok(available.body(), mediaType);
+        response.header("ETag", available.etag());
+        if (available.sourceVersions() != null) {
+            response.header(SOURCE_VERSION_HEADER, available.sourceVersions());
+        }
+        if (available.staleReason() != null) {
+            response.header("Warning", "110 - \"stale: " + headerSafe(available.staleReason()) + '"');
+        }
+        return response.build();
+    }
+
+    static ApiException failure(Served.Unavailable failure) {
+        FailureCode code = failure.code();
+        Problem problem = Problem.of(code.httpStatus(), code.code(), title(code), failure.detail());
+        return new ApiException(problem, code.isTransient() ? 1 : null);
+    }
+
+    private static String title(FailureCode code) {
+        return switch (code) {
+            case NO_METADATA_OBJECTS -> "Metadata file is empty";
+            case MALFORMED_STREAM -> "Metadata file is not well-formed JSON";
+            case INVALID_OBJECT -> "Metadata object cannot be decoded";
+            case NO_COMPATIBLE_VERSION -> "No compatible metadata version";
+            case FILE_TOO_LARGE -> "Metadata file too large";
+            case UNREADABLE -> "Metadata file cannot be read";
+        };
+    }
+
+    /** A quoted-string for a header: no quotes, backslashes or control characters, bounded length. */
+    private static String headerSafe(String reason) {
+        String s = reason.replaceAll("[\\p{Cntrl}\"\\\\]", " ");
+        return s.length() > 300 ? s.substring(0, 300) + "..." : s;
+    }
+}

@@ -1,0 +1,68 @@
+package dev.dra.sidecar.api;
+
+import dev.dra.sidecar.decode.DecodedMetadata;
+import dev.dra.sidecar.decode.MetadataDecodeException;
+import dev.dra.sidecar.decode.MetadataStreamDecoder;
+import dev.dra.sidecar.decode.MetadataValidator;
+import dev.dra.sidecar.decode.Violation;
+import dev.dra.sidecar.model.DeviceMetadata;
+import dev.dra.sidecar.store.StoreConfig;
+import io.smallrye.common.annotation.Blocking;
+import jakarta.inject.Inject;
+import jakarta.ws.rs.Consumes;
+import jakarta.ws.rs.POST;
+import jakarta.ws.rs.Path;
+import jakarta.ws.rs.Produces;
+import jakarta.ws.rs.core.MediaType;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.media.Content;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
+import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
+import org.eclipse.microprofile.openapi.annotations.tags.Tag;
+
+/**
+ * For driver authors: the kubelet plugin never validates what it writes, so this tells how a stream decodes
+ * and what the upstream validation rules say of it, without a cluster.
+ */
+@Path("/validate")
+@Tag(name = "validate", description = "Check a metadata stream as a driver would write it")
+public class ValidateResource {
+
+    private static final String SOURCE = "stream";
+
+    @Inject
+    StoreConfig config;
+
+    @POST
+    @Blocking
+    @Consumes({MediaType.APPLICATION_JSON, MediaType.APPLICATION_OCTET_STREAM, MediaType.TEXT_PLAIN})
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Validate a metadata stream", description = "Decodes the body as a consumer would (first "
+            + "known version, unknown versions skipped) and checks the upstream v1beta1 validation rules. A stream "
+            + "that does not decode is still a 200: the report says why.")
+    @RequestBody(description = "A device-metadata stream: one or more DeviceMetadata objects, newest version first",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeviceMetadata.class)))
+    @APIResponse(responseCode = "200", description = "The report",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ValidationReport.class)))
+    @APIResponse(responseCode = "413", description = "payload-too-large: larger than dra.metadata.max-file-size",
+            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
+    public ValidationReport validate(byte[] stream) {
+        long limit = config.maxFileSize().asLongValue();
+        if (stream.length > limit) {
+            throw new ApiException(413, "payload-too-large", "Payload too large",
+                    "the stream is larger than the file size limit of " + limit + " bytes");
+        }
+        DecodedMetadata decoded;
+        try {
+            decoded = MetadataStreamDecoder.decode(stream, SOURCE);
+        } catch (MetadataDecodeException e) {
+            return new ValidationReport(false, null, null,
+                    new ValidationReport.DecodeError(e.code().code(), e.getMessage()), false, List.of(), null);
+        }
+        List<Violation> violations = MetadataValidator.validate(decoded.object());
+        return new ValidationReport(true, decoded.sourceVersion(), decoded.skippedVersions(), null,
+                violations.isEmpty(), violations, decoded.object().withApiVersion(DeviceMetadata.V1BETA1));
+    }
+}
