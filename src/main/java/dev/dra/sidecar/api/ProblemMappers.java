@@ -6,6 +6,7 @@ import jakarta.ws.rs.NotFoundException;
 import jakarta.ws.rs.NotSupportedException;
 import jakarta.ws.rs.WebApplicationException;
 import jakarta.ws.rs.core.Response;
+import jakarta.ws.rs.core.UriInfo;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
@@ -24,14 +25,14 @@ class ProblemMappers {
     }
 
     @ServerExceptionMapper
-    Response web(WebApplicationException e) {
+    Response web(WebApplicationException e, UriInfo uri) {
         int status = e.getResponse().getStatus();
         Problem problem;
         if (e instanceof NotFoundException) {
             problem = Problem.of(404, "not-found", "Not found", "no such resource");
         } else if (e instanceof NotAllowedException) {
             problem = Problem.of(405, "method-not-allowed", "Method not allowed",
-                    "allowed: " + e.getResponse().getHeaderString("Allow"));
+                    "this resource allows " + allowed(uri));
         } else if (e instanceof NotAcceptableException) {
             problem = Problem.of(406, "not-acceptable", "Not acceptable",
                     "this resource is available as application/json (and text/plain for attribute values)");
@@ -47,9 +48,14 @@ class ProblemMappers {
         }
         Response.ResponseBuilder response = problem(problem);
         if (e instanceof NotAllowedException) {
-            response.header("Allow", e.getResponse().getHeaderString("Allow"));
+            response.header("Allow", allowed(uri));
         }
         return response.build();
+    }
+
+    /** The API is read-only but for {@code POST /validate}. */
+    private static String allowed(UriInfo uri) {
+        return uri.getPath().equals("/validate") ? "POST" : "GET, HEAD";
     }
 
     static Response.ResponseBuilder problem(Problem problem) {

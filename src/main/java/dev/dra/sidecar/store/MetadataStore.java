@@ -343,10 +343,10 @@ public final class MetadataStore implements AutoCloseable {
         file.retryAtNanos = now + file.backoffNanos;
         if (previousCode != failure.code()) {
             if (file.good != null) {
-                LOG.warnf("%s: stale, serving generation %s: %s", file.ref.path(), generation(file.good),
-                        failure.getMessage());
+                LOG.warnf("stale, still serving generation %s: %s [%s]", generation(file.good),
+                        failure.getMessage(), failure.code().code());
             } else {
-                LOG.warnf("%s: %s: %s", file.ref.path(), failure.code().code(), failure.getMessage());
+                LOG.warnf("%s [%s]", failure.getMessage(), failure.code().code());
             }
         }
         return !before.equals(file.servedState());

@@ -97,7 +97,7 @@ final class SnapshotBuilder {
                 }
                 continue;
             }
-            String staleReason = file.isStale() ? file.failure.getMessage() : null;
+            String staleReason = file.isStale() ? file.failure.code().code() + ": " + file.failure.getMessage() : null;
             DeviceMetadata object = file.good.object();
             drivers.put(file.ref.driver(), new DriverEntry(file.ref.driver(), path,
                     available(object.withApiVersion(DeviceMetadata.V1BETA1), file.good.sourceVersion(), staleReason),

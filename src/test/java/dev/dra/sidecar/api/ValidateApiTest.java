@@ -1,0 +1,74 @@
+package dev.dra.sidecar.api;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.empty;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.hasItem;
+
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import org.junit.jupiter.api.Test;
+
+/** POST /validate, as a driver author uses it. */
+@QuarkusTest
+@TestProfile(ApiTestTree.class)
+class ValidateApiTest {
+
+    @Test
+    void reportsAValidStreamWithTheVersionAConsumerWouldUse() throws Exception {
+        byte[] stream = Files.readAllBytes(Path.of("src/test/resources/fixtures/upstream/"
+                + "devicemetadata-example_test_compact-stream_unknown-v1000-then-v1alpha1.json"));
+        given().contentType("application/json").body(stream).post("/validate").then().statusCode(200)
+                .body("decoded", equalTo(true))
+                .body("valid", equalTo(true))
+                .body("apiVersion", equalTo("metadata.resource.k8s.io/v1alpha1"))
+                .body("skippedVersions", contains("metadata.resource.k8s.io/v1000"))
+                .body("violations", empty())
+                .body("object.apiVersion", equalTo("metadata.resource.k8s.io/v1beta1"));
+    }
+
+    @Test
+    void listsEveryViolationWithItsFieldPath() {
+        String stream = """
+                {"kind":"DeviceMetadata","apiVersion":"metadata.resource.k8s.io/v1beta1","podClaimName":"INVALID",
+                 "requests":[{"name":"gpu","devices":[{"driver":"gpu.example.com","pool":"worker-0/","name":"GPU-0",
+                 "attributes":{"model":{"string":"x","int":1}}}]}]}
+                """;
+        given().contentType("application/json").body(stream).post("/validate").then().statusCode(200)
+                .body("decoded", equalTo(true))
+                .body("valid", equalTo(false))
+                .body("violations.field", contains("podClaimName", "requests[0].devices[0].pool",
+                        "requests[0].devices[0].name", "requests[0].devices[0].attributes[model]"));
+    }
+
+    @Test
+    void reportsAStreamThatDoesNotDecodeWithItsCode() {
+        given().contentType("application/json").body("{\"apiVersion\":\"metadata.resource.k8s.io/v1beta1\",")
+                .post("/validate").then().statusCode(200)
+                .body("decoded", equalTo(false))
+                .body("error.code", equalTo("malformed-stream"));
+        given().contentType("application/json").body("").post("/validate").then().statusCode(200)
+                .body("error.code", equalTo("no-metadata-objects"));
+        given().contentType("application/json").body("{\"apiVersion\":\"x.k8s.io/v9\",\"kind\":\"DeviceMetadata\"}")
+                .post("/validate").then().statusCode(200)
+                .body("error.code", equalTo("no-compatible-version"));
+    }
+
+    @Test
+    void refusesAStreamLargerThanAFileMayBe() {
+        byte[] big = new byte[1024 * 1024 + 1];
+        java.util.Arrays.fill(big, (byte) ' ');
+        given().contentType("application/json").body(big).post("/validate").then().statusCode(413)
+                .body("code", equalTo("payload-too-large"));
+    }
+
+    @Test
+    void acceptsPlainTextAndOctetStreamBodies() {
+        given().contentType("text/plain").body("").post("/validate").then().statusCode(200)
+                .body("error.code", hasItem("no-metadata-objects").getClass() == null ? null : equalTo("no-metadata-objects"));
+        given().contentType("application/octet-stream").body(new byte[0]).post("/validate").then().statusCode(200);
+    }
+}
