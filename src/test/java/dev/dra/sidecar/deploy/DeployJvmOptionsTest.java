@@ -1,0 +1,106 @@
+package dev.dra.sidecar.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** The image's JVM options (one java @argfile) are accepted by a real JVM, and the Dockerfile uses them. */
+class DeployJvmOptionsTest {
+
+    static final Path OPTIONS = Path.of("src/main/docker/jvm-options");
+    static final Path DOCKERFILE = Path.of("src/main/docker/Dockerfile.jvm");
+    static final Path TEMURIN_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
+    static final String AOT_CACHE = "-XX:AOTCache=";
+
+    static List<String> options() throws IOException {
+        return Files.readAllLines(OPTIONS).stream().map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+    }
+
+    /** The options a given JVM can be asked to take here: the AOT cache flag only if its file exists. */
+    static List<String> applicable(int feature) throws IOException {
+        List<String> result = new ArrayList<>();
+        for (String option : options()) {
+            if (option.startsWith(AOT_CACHE)) {
+                boolean present = Files.isRegularFile(Path.of(option.substring(AOT_CACHE.length())));
+                if (!present || feature < 25) {
+                    continue; // the cache exists only inside the image, which runs Java 25
+                }
+            }
+            result.add(option);
+        }
+        return result;
+    }
+
+    static int run(Path java, List<String> args, Path log) throws Exception {
+        List<String> command = new ArrayList<>();
+        command.add(java.toString());
+        command.addAll(args);
+        command.add("-version");
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile()).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "java -version timed out");
+        return process.exitValue();
+    }
+
+    @Test
+    void theCurrentJvmAcceptsTheOptions(@TempDir Path dir) throws Exception {
+        Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+        List<String> options = applicable(Runtime.version().feature());
+        assertFalse(options.isEmpty());
+        Path log = dir.resolve("java.log");
+        assertEquals(0, run(java, options, log), options + "\n" + Files.readString(log));
+        // The same lines as an @argfile, exactly as the image passes them.
+        Path argfile = dir.resolve("jvm-options");
+        Files.write(argfile, options);
+        assertEquals(0, run(java, List.of("@" + argfile), log), Files.readString(log));
+        assertFalse(Files.readString(log).contains("Unrecognized"), Files.readString(log));
+    }
+
+    @Test
+    void theImagesJdk25AcceptsTheOptions(@TempDir Path dir) throws Exception {
+        assumeTrue(Files.isExecutable(TEMURIN_25), "no Temurin 25 at " + TEMURIN_25);
+        Path log = dir.resolve("java.log");
+        assertEquals(0, run(TEMURIN_25, applicable(25), log), Files.readString(log));
+        // The cache flag itself: a JDK 25 accepts it; a missing cache is logged, not fatal.
+        assertEquals(0, run(TEMURIN_25, List.of(AOT_CACHE + dir.resolve("absent.aot")), log), Files.readString(log));
+    }
+
+    @Test
+    void optionsSuitTheAotCacheAndTheTrainingRun() throws IOException {
+        List<String> options = options();
+        assertTrue(options.stream().noneMatch(o -> o.startsWith("-Xshare")), "-Xshare:* cannot be combined with AOTCache");
+        assertEquals(1, options.stream().filter(o -> o.startsWith(AOT_CACHE)).count());
+        assertTrue(options.get(options.size() - 1).startsWith(AOT_CACHE + "/deployments/"), "AOT cache last, in /deployments");
+        assertTrue(options.stream().anyMatch(o -> o.startsWith("-XX:MaxRAMPercentage=")), "heap follows the limit");
+        assertTrue(options.contains("-XX:+UseSerialGC"));
+    }
+
+    @Test
+    void dockerfileRunsTheOptionsFileOnJava25AsNonRoot() throws IOException {
+        String dockerfile = Files.readString(DOCKERFILE);
+        assertTrue(dockerfile.matches("(?s).*FROM \\S*(temurin:25|openjdk-25)\\S*.*"), "a Java 25 runtime");
+        assertTrue(dockerfile.contains("COPY src/main/docker/jvm-options /deployments/jvm-options"));
+        assertTrue(dockerfile.contains("ENTRYPOINT [\"java\", \"@/deployments/jvm-options\", \"-jar\", "
+                + "\"/deployments/quarkus-run.jar\"]"));
+        assertTrue(dockerfile.contains("target/quarkus-app/"), "copies the Quarkus application directory");
+        assertTrue(dockerfile.contains("EXPOSE 8089 9000"));
+        var user = java.util.regex.Pattern.compile("(?m)^USER (\\d+)(:\\d+)?$").matcher(dockerfile);
+        String lastUser = null;
+        while (user.find()) {
+            lastUser = user.group(1);
+        }
+        assertTrue(lastUser != null && !lastUser.equals("0"), "numeric non-root USER");
+        assertTrue(dockerfile.contains("aot-training.sh"), "the AOT cache comes from the training run");
+        assertTrue(Files.isRegularFile(Path.of("src/main/docker/aot-training.sh")));
+    }
+}

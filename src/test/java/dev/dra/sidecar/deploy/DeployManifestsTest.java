@@ -1,0 +1,196 @@
+package dev.dra.sidecar.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
+import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Collectors;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The manifests in deploy/kubernetes parse strictly as Kubernetes types, and the pods they describe (as
+ * written and as rendered by kustomize) follow the sidecar rules of {@link SidecarPodRules}.
+ */
+class DeployManifestsTest {
+
+    static final Path KUBERNETES = Path.of("deploy", "kubernetes");
+
+    /** Every *.yaml/*.yml under deploy/ except kustomization files (kustomize itself parses those strictly). */
+    static List<Path> manifestFiles() throws IOException {
+        try (Stream<Path> files = Files.walk(Path.of("deploy"))) {
+            return files.filter(Files::isRegularFile)
+                    .filter(f -> f.getFileName().toString().matches(".*\\.ya?ml"))
+                    .filter(f -> !f.getFileName().toString().matches("kustomization\\.ya?ml"))
+                    .sorted().toList();
+        }
+    }
+
+    static List<HasMetadata> parse(Path file) throws IOException {
+        return StrictKubernetesYaml.parseAll(Files.readString(file), file.toString());
+    }
+
+    @Test
+    void everyManifestParsesStrictlyAsKubernetesTypes() throws IOException {
+        List<Path> files = manifestFiles();
+        assertTrue(files.size() >= 8, "manifests found: " + files);
+        for (Path file : files) {
+            List<HasMetadata> objects = parse(file);
+            assertFalse(objects.isEmpty(), file + " holds no object");
+        }
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {
+        // misspelled on the sidecar container (indented, so that the comment mentioning it is not hit)
+        "          restartPolicy: Always|          restartPolicty: Always",
+        // misspelled deep inside the security context
+        "readOnlyRootFilesystem: true|readOnlyRootFileSystem: true",
+        // a field that exists elsewhere, but not on a probe's httpGet
+        "path: /q/health/started|pathh: /q/health/started",
+        // a pod field put on the container level
+        "          restartPolicy: Always|          restartPolicy: Always\n          resourceClaims: []",
+    })
+    void aMisspelledFieldFailsTheParse(String replacement) throws IOException {
+        String[] fromTo = replacement.split("\\|", 2);
+        String original = Files.readString(KUBERNETES.resolve("base/deployment.yaml"));
+        assertTrue(original.contains(fromTo[0]), "the test text must occur: " + fromTo[0]);
+        String broken = original.replaceFirst(java.util.regex.Pattern.quote(fromTo[0]),
+                java.util.regex.Matcher.quoteReplacement(fromTo[1]));
+        IOException e = assertThrows(IOException.class, () -> StrictKubernetesYaml.parseAll(broken, "broken.yaml"));
+        assertTrue(e.getMessage().contains("Unrecognized field"), e.getMessage());
+    }
+
+    @Test
+    void aMisspelledFieldInAResourceClaimFailsTheParse() throws IOException {
+        String broken = Files.readString(KUBERNETES.resolve("base/resourceclaim.yaml"))
+                .replace("deviceClassName:", "deviceClass:");
+        assertThrows(IOException.class, () -> StrictKubernetesYaml.parseAll(broken, "broken.yaml"));
+    }
+
+    @Test
+    void anUnknownKindFails() {
+        assertThrows(IOException.class, () -> StrictKubernetesYaml.parseAll(
+                "apiVersion: v1\nkind: Secret\nmetadata:\n  name: x\n", "secret.yaml"));
+    }
+
+    @Test
+    void baseAsWrittenFollowsTheRules() throws IOException {
+        List<HasMetadata> objects = new ArrayList<>();
+        for (Path file : manifestFiles()) {
+            if (file.startsWith(KUBERNETES.resolve("base"))) {
+                objects.addAll(parse(file));
+            }
+        }
+        checkRendering(objects, "base (source)", 1);
+        assertEquals(Set.of("gpu-claim"), names(objects, ResourceClaim.class));
+        assertEquals(Set.of("gpu-template"), names(objects, ResourceClaimTemplate.class));
+    }
+
+    @Test
+    void componentPatchCarriesTheWholeSidecarButTheClaims() throws IOException {
+        List<HasMetadata> patch = parse(KUBERNETES.resolve("components/sidecar/sidecar.yaml"));
+        Deployment deployment = (Deployment) patch.get(0);
+        SidecarPodRules.checkSidecarContainer(deployment.getSpec().getTemplate().getSpec(), "component patch");
+        assertEquals(null, deployment.getSpec().getTemplate().getSpec().getSecurityContext(),
+                "the component must not change the app's pod-level security context");
+    }
+
+    @Test
+    void baseRendersAndFollowsTheRules() throws Exception {
+        List<HasMetadata> rendered = render(KUBERNETES.resolve("base"));
+        checkRendering(rendered, "base (rendered)", 1);
+        assertTrue(rendered.stream().allMatch(o -> o.getMetadata().getNamespace() != null
+                || o.getKind().equals("Namespace")), "every namespaced object gets the namespace");
+    }
+
+    @Test
+    void componentOverlayRendersAndFollowsTheRules() throws Exception {
+        List<HasMetadata> rendered = render(KUBERNETES.resolve("overlays/component-example"));
+        checkRendering(rendered, "component-example (rendered)", 1);
+        Deployment app = SidecarPodRules.deployments(rendered).get(0);
+        var pod = app.getSpec().getTemplate().getSpec();
+        assertEquals(List.of("server"), pod.getContainers().stream().map(c -> c.getName()).toList(),
+                "the app's own containers are kept");
+        assertEquals(Set.of("ghcr.io/example/dra-metadata-sidecar:0.1.0"),
+                Set.of(SidecarPodRules.sidecar(pod, "overlay").getImage()));
+    }
+
+    @Test
+    void kustomizeRejectsAMisspelledKustomizationField(@TempDir Path dir) throws Exception {
+        Files.writeString(dir.resolve("kustomization.yaml"),
+                "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresourcez:\n  - a.yaml\n");
+        Result result = kustomize(dir);
+        assertNotEquals(0, result.exitCode(), "kustomize must reject unknown kustomization fields");
+    }
+
+    private static void checkRendering(List<HasMetadata> objects, String where, int expectedDeployments) {
+        List<Deployment> deployments = SidecarPodRules.deployments(objects);
+        assertEquals(expectedDeployments, deployments.size(), where + ": deployments");
+        for (Deployment deployment : deployments) {
+            SidecarPodRules.checkPod(deployment.getSpec().getTemplate().getSpec(), objects,
+                    where + " " + deployment.getMetadata().getName());
+        }
+    }
+
+    private static Set<String> names(List<HasMetadata> objects, Class<? extends HasMetadata> type) {
+        return objects.stream().filter(type::isInstance).map(o -> o.getMetadata().getName())
+                .collect(Collectors.toSet());
+    }
+
+    record Result(int exitCode, String stdout, String stderr) {}
+
+    static Path kubectl() {
+        for (String dir : (System.getenv().getOrDefault("PATH", "") + ":/usr/bin:/usr/local/bin").split(":")) {
+            Path candidate = Path.of(dir.isEmpty() ? "." : dir, "kubectl");
+            if (Files.isExecutable(candidate)) {
+                return candidate;
+            }
+        }
+        return null;
+    }
+
+    static Result kustomize(Path dir) throws Exception {
+        Path kubectl = kubectl();
+        assumeTrue(kubectl != null, "kubectl is not installed: the kustomize rendering checks are skipped");
+        Path out = Files.createTempFile("kustomize", ".out");
+        Path err = Files.createTempFile("kustomize", ".err");
+        try {
+            Process process = new ProcessBuilder(kubectl.toString(), "kustomize", dir.toString())
+                    .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
+            assertTrue(process.waitFor(120, TimeUnit.SECONDS), "kubectl kustomize timed out");
+            return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
+                    Files.readString(err, StandardCharsets.UTF_8));
+        } finally {
+            Files.deleteIfExists(out);
+            Files.deleteIfExists(err);
+        }
+    }
+
+    static List<HasMetadata> render(Path dir) throws Exception {
+        Result result = kustomize(dir);
+        assertEquals(0, result.exitCode(), "kubectl kustomize " + dir + " failed: " + result.stderr());
+        List<HasMetadata> objects = StrictKubernetesYaml.parseAll(result.stdout(), "kustomize " + dir);
+        assertFalse(objects.isEmpty(), "kustomize " + dir + " rendered nothing");
+        return objects;
+    }
+
+}
