@@ -286,9 +286,15 @@ public final class MetadataStore implements AutoCloseable {
     /** Reads the file again if its fingerprint says so; true when what readers see of it changed. */
     private boolean poll(TrackedFile file) throws NoSuchFileException {
         long now = System.nanoTime();
+        Path real;
         BasicFileAttributes attributes;
         try {
-            attributes = Files.readAttributes(file.ref.path(), BasicFileAttributes.class);
+            real = scanner.resolveInside(file.ref.path());
+            if (real == null) {
+                // Now a link leading out of the root: never read through it; the walk this triggers drops it.
+                throw new NoSuchFileException(file.ref.path().toString(), null, "leads outside the root");
+            }
+            attributes = Files.readAttributes(real, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
             throw e;
         } catch (IOException e) {
@@ -306,7 +312,7 @@ public final class MetadataStore implements AutoCloseable {
         file.unsettled = attributes.lastModifiedTime().toMillis() > readWallMillis - SETTLE_MILLIS;
         DecodedMetadata decoded;
         try {
-            byte[] bytes = reader.read(file.ref.path());
+            byte[] bytes = reader.read(real);
             decoded = MetadataStreamDecoder.decode(bytes, file.ref.path().toString());
         } catch (MetadataDecodeException e) {
             return fail(file, now, e);

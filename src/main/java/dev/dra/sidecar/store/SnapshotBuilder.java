@@ -50,6 +50,10 @@ final class SnapshotBuilder {
             tree.put(kind, new TreeMap<>());
         }
         for (TrackedFile file : files) {
+            if (!file.wasRead()) {
+                // Found by the walk a vanished file triggered, after this cycle's reads: served from its first read.
+                continue;
+            }
             MetadataFileRef ref = file.ref;
             tree.get(ref.kind()).computeIfAbsent(ref.claim(), c -> new TreeMap<>())
                     .computeIfAbsent(ref.request(), r -> new ArrayList<>()).add(file);

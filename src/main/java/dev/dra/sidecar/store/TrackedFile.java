@@ -30,6 +30,11 @@ final class TrackedFile {
         this.ref = ref;
     }
 
+    /** Whether a read has decoded or failed yet; a file only just found by a walk has neither. */
+    boolean wasRead() {
+        return good != null || failure != null;
+    }
+
     boolean isStale() {
         return good != null && failure != null;
     }

@@ -78,6 +78,18 @@ final class TreeScanner {
         return new Scan(files, directories, true);
     }
 
+    /**
+     * Where {@code path} leads now, if that is still inside the root; {@code null} if it leads out. A known
+     * file can be swapped for a link (or a directory above it for a linked one) after the walk that found
+     * it, so every read goes through this check, not just the walk.
+     *
+     * @throws java.nio.file.NoSuchFileException when the path no longer leads anywhere
+     */
+    Path resolveInside(Path path) throws IOException {
+        Path real = path.toRealPath();
+        return real.startsWith(root.toRealPath()) ? real : null;
+    }
+
     private static List<Path> children(Path dir) {
         List<Path> out = new ArrayList<>();
         try (DirectoryStream<Path> stream = Files.newDirectoryStream(dir)) {
