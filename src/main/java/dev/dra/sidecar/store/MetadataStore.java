@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
+import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -312,7 +313,11 @@ public final class MetadataStore implements AutoCloseable {
         file.unsettled = attributes.lastModifiedTime().toMillis() > readWallMillis - SETTLE_MILLIS;
         DecodedMetadata decoded;
         try {
-            byte[] bytes = reader.read(real);
+            byte[] bytes = readSteady(real, fingerprint, file.unsettled);
+            if (bytes == null) {
+                return fail(file, now, new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
+                        file.ref.path() + ": rewritten while being read; reading again"));
+            }
             decoded = MetadataStreamDecoder.decode(bytes, file.ref.path().toString());
         } catch (MetadataDecodeException e) {
             return fail(file, now, e);
@@ -336,6 +341,22 @@ public final class MetadataStore implements AutoCloseable {
             LOG.infof("%s: recovered, generation %s", file.ref.path(), generation(decoded));
         }
         return !before.equals(file.servedState());
+    }
+
+    /**
+     * The file's bytes as one write left them, or {@code null} when a write overlapped the read. A file larger
+     * than one read call is read in several, and a rewrite between two of them stitches the head of one
+     * version to the tail of another: often valid JSON, an object that never existed. A write during the read
+     * changes the fingerprint, unless it falls in the same timestamp tick as the one before and keeps the
+     * size; so a recently modified file is read twice and must give the same bytes both times.
+     */
+    private byte[] readSteady(Path real, Fingerprint before, boolean recentlyModified)
+            throws MetadataDecodeException, IOException {
+        byte[] bytes = reader.read(real);
+        if (recentlyModified && !Arrays.equals(bytes, reader.read(real))) {
+            return null;
+        }
+        return before.equals(Fingerprint.of(Files.readAttributes(real, BasicFileAttributes.class))) ? bytes : null;
     }
 
     private boolean fail(TrackedFile file, long now, MetadataDecodeException failure) {

@@ -1,0 +1,132 @@
+package dev.dra.sidecar.store;
+
+import static dev.dra.sidecar.snapshot.ClaimKind.CLAIM;
+import static dev.dra.sidecar.store.StoreFiles.await;
+import static dev.dra.sidecar.store.StoreFiles.create;
+import static dev.dra.sidecar.store.StoreFiles.file;
+import static dev.dra.sidecar.store.StoreFiles.generation;
+import static dev.dra.sidecar.store.StoreFiles.metadata;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dra.sidecar.decode.FailureCode;
+import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.attribute.FileTime;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/** A new snapshot means new content: re-reads that decode to the same objects publish nothing. */
+class MetadataStorePublishTest {
+
+    /** How long nothing may be published after the store went quiet. */
+    private static final Duration QUIET = Duration.ofMillis(500);
+
+    @RegisterExtension
+    final StoreErrorLog errorLog = new StoreErrorLog();
+
+    @TempDir
+    Path temp;
+
+    private final AtomicLong reads = new AtomicLong();
+
+    private final RefreshObserver counting = new RefreshObserver() {
+        @Override
+        public void fileRead(FailureCode failure) {
+            reads.incrementAndGet();
+        }
+    };
+
+    @ParameterizedTest(name = "watch={0}")
+    @ValueSource(booleans = {true, false})
+    void touchingOrRewritingTheSameContentPublishesNothing(boolean watch) throws IOException {
+        Path root = temp.resolve("root");
+        Path f = file(root, CLAIM, "c", "r", "d");
+        create(f, metadata(1));
+        try (MetadataStore store = new MetadataStore(MetadataStore.Settings.defaults(root).withWatch(watch), counting)) {
+            store.start();
+            awaitQuiescence(store);
+            long sequence = store.current().sequence();
+
+            long before = reads.get();
+            Files.setLastModifiedTime(f, FileTime.from(Instant.now()));
+            await(Duration.ofSeconds(5), "the touched file is read again", () -> reads.get() > before);
+            awaitQuiescence(store);
+            assertNothingPublishedFor(store, sequence);
+
+            // Same bytes, written the way a driver rewrites (truncate, write): re-read, nothing new.
+            long before2 = reads.get();
+            StoreFiles.rewriteInPlace(f, metadata(1));
+            await(Duration.ofSeconds(5), "the rewritten file is read again", () -> reads.get() > before2);
+            // Other formatting, same decoded object (compact, no trailing newline).
+            StoreFiles.rewriteInPlace(f, StoreFiles.JSON.writeValueAsBytes(StoreFiles.JSON.readTree(metadata(1))));
+            awaitQuiescence(store);
+            assertNothingPublishedFor(store, sequence);
+            assertEquals(1L, generation(store.current(), CLAIM, "c", "r", "d"));
+        }
+    }
+
+    @ParameterizedTest(name = "watch={0}")
+    @ValueSource(booleans = {true, false})
+    void changeAfterCompletesOnARealChangeAndAtOnceForAnOlderSequence(boolean watch) throws Exception {
+        Path root = temp.resolve("root");
+        Path f = file(root, CLAIM, "c", "r", "d");
+        create(f, metadata(1));
+        try (MetadataStore store = new MetadataStore(MetadataStore.Settings.defaults(root).withWatch(watch), counting)) {
+            store.start();
+            awaitQuiescence(store);
+            MetadataSnapshot first = store.current();
+            CompletableFuture<MetadataSnapshot> change = store.changeAfter(first.sequence());
+            assertFalse(change.isDone(), "nothing changed yet");
+
+            StoreFiles.rewriteInPlace(f, metadata(2));
+            MetadataSnapshot next = change.get(5, TimeUnit.SECONDS);
+            assertTrue(next.sequence() > first.sequence());
+            assertEquals(2L, generation(next, CLAIM, "c", "r", "d"), "the change it completed for");
+
+            // Asking with a sequence older than the current snapshot answers at once with the current one.
+            CompletableFuture<MetadataSnapshot> late = store.changeAfter(first.sequence());
+            assertTrue(late.isDone());
+            assertSame(store.current(), late.get());
+            assertEquals(1L, generation(first, CLAIM, "c", "r", "d"), "an old snapshot keeps what it had");
+        }
+    }
+
+    /** Waits until ten refresh cycles in a row read no file: the settle window is over, the store is idle. */
+    private void awaitQuiescence(MetadataStore store) {
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
+        while (true) {
+            long readsBefore = reads.get();
+            long cycles = store.status().cycles();
+            await(Duration.ofSeconds(5), "ten refresh cycles", () -> store.status().cycles() >= cycles + 10);
+            if (reads.get() == readsBefore) {
+                return;
+            }
+            assertTrue(System.nanoTime() - deadline < 0, "the store kept re-reading files for 5 s");
+        }
+    }
+
+    private static void assertNothingPublishedFor(MetadataStore store, long sequence) {
+        long end = System.nanoTime() + QUIET.toNanos();
+        while (System.nanoTime() - end < 0) {
+            assertEquals(sequence, store.current().sequence(), "a snapshot was published without a content change");
+            try {
+                Thread.sleep(5);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return;
+            }
+        }
+    }
+}
