@@ -57,8 +57,12 @@ final class DirectoryWatcher implements AutoCloseable {
         }
     }
 
-    /** Watches exactly {@code directories}: new ones are registered, vanished ones dropped. Refresh thread only. */
-    void watchExactly(List<Path> directories) {
+    /**
+     * Watches exactly {@code directories}: new ones are registered, vanished ones dropped. Refresh thread only.
+     *
+     * @return whether a directory was newly registered: what was created in it before then raised no event
+     */
+    boolean watchExactly(List<Path> directories) {
         Set<Path> wanted = new HashSet<>(directories);
         keys.entrySet().removeIf(e -> {
             if (wanted.contains(e.getKey()) && e.getValue().isValid()) {
@@ -67,16 +71,19 @@ final class DirectoryWatcher implements AutoCloseable {
             e.getValue().cancel();
             return true;
         });
+        boolean added = false;
         for (Path dir : directories) {
             if (!keys.containsKey(dir)) {
                 try {
                     keys.put(dir, dir.register(service, StandardWatchEventKinds.ENTRY_CREATE,
                             StandardWatchEventKinds.ENTRY_DELETE, StandardWatchEventKinds.ENTRY_MODIFY));
+                    added = true;
                 } catch (IOException | RuntimeException e) {
                     // Gone already, or out of inotify watches: polling still covers it.
                 }
             }
         }
+        return added;
     }
 
     private void run() {

@@ -260,8 +260,10 @@ public final class MetadataStore implements AutoCloseable {
             }
             rootSeen = scan.rootExists();
         }
-        if (watcher != null) {
-            watcher.watchExactly(scan.directories());
+        if (watcher != null && watcher.watchExactly(scan.directories())) {
+            // The walk listed a new directory before its watch existed: whatever was created in between raised
+            // no event, so walk once more (next cycle) rather than wait for the rescan interval.
+            rescanRequested.set(true);
         }
         Set<Path> found = new HashSet<>();
         boolean changed = false;
