@@ -380,7 +380,7 @@ class MetadataStoreFilesTest {
             assertEquals(1L, gen(store, CLAIM, "c", "r", "d"));
             long cycles = store.status().cycles();
             // Enough cycles for many walks, polls and retries of the broken file.
-            await(BOUND, "50 refresh cycles", () -> store.status().cycles() >= cycles + 50);
+            await(BOUND, "30 refresh cycles", () -> store.status().cycles() >= cycles + 30);
         }
         assertEquals(before, listing(root), "the tree under the root changed");
     }

@@ -103,13 +103,13 @@ class MetadataStorePublishTest {
         }
     }
 
-    /** Waits until ten refresh cycles in a row read no file: the settle window is over, the store is idle. */
+    /** Waits until six refresh cycles in a row (300 ms) read no file: the settle window is over, the store is idle. */
     private void awaitQuiescence(MetadataStore store) {
         long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(5);
         while (true) {
             long readsBefore = reads.get();
             long cycles = store.status().cycles();
-            await(Duration.ofSeconds(5), "ten refresh cycles", () -> store.status().cycles() >= cycles + 10);
+            await(Duration.ofSeconds(5), "six refresh cycles", () -> store.status().cycles() >= cycles + 6);
             if (reads.get() == readsBefore) {
                 return;
             }

@@ -53,6 +53,7 @@ class TornWriteTest {
     private static final Duration MIN_WRITING = Duration.ofMillis(1_000);
     /** Six digits throughout, so every generation's file has the same size: a stitched read decodes. */
     private static final long FIRST = 100_000;
+    private static final int DEVICES = 26;
 
     @RegisterExtension
     final StoreErrorLog errorLog = new StoreErrorLog();
@@ -81,6 +82,7 @@ class TornWriteTest {
         Files.createDirectories(f.getParent());
         Files.write(f, content(FIRST));
         int size = content(FIRST).length;
+        assertTrue(size > 8192, "larger than one read call: " + size);
 
         Map<FailureCode, AtomicLong> failedReads = new ConcurrentHashMap<>();
         AtomicLong goodReads = new AtomicLong();
@@ -197,20 +199,20 @@ class TornWriteTest {
         return new Seen(body.path("metadata").path("generation").asLong(), marker, available.staleReason() != null);
     }
 
-    /** About 12 KiB: more than one read call of the store's reader, with the generation at both ends. */
+    /** About 9 KiB: more than one 8 KiB read call of the store's reader, with the generation at both ends. */
     private static byte[] content(long generation) {
         ObjectNode root = StoreFiles.JSON.createObjectNode();
         root.put("kind", "DeviceMetadata").put("apiVersion", "metadata.resource.k8s.io/v1beta1");
         root.putObject("metadata").put("name", "c").put("namespace", "ns").put("uid", "u").put("generation", generation);
         ArrayNode devices = root.putArray("requests").addObject().put("name", "r").putArray("devices");
-        for (int i = 0; i < 40; i++) {
+        for (int i = 0; i < DEVICES; i++) {
             ObjectNode device = devices.addObject().put("driver", "gpu.example.com").put("pool", "worker-0")
                     .put("name", "gpu-" + i);
             ObjectNode attributes = device.putObject("attributes");
             attributes.putObject("model").put("string", "LATEST-GPU-MODEL");
             attributes.putObject("uuid").put("string", String.format("gpu-18db0e85-99e9-c746-8531-%012d", i));
             attributes.putObject("index").put("int", i);
-            if (i == 39) {
+            if (i == DEVICES - 1) {
                 attributes.putObject("generation").put("int", generation);
             }
         }
