@@ -1,5 +1,6 @@
 package dev.dra.sidecar.api;
 
+import java.util.List;
 import java.util.Map;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
@@ -31,15 +32,40 @@ public class OpenApiDocument implements OASFilter {
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
+        // No authentication, on purpose: the API listens on loopback for the containers of one pod.
+        openAPI.setSecurity(List.of(OASFactory.createSecurityRequirement()));
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }
         for (Map.Entry<String, PathItem> path : openAPI.getPaths().getPathItems().entrySet()) {
+            path.getValue().getOperations().values().forEach(OpenApiDocument::nameOperation);
             Operation get = path.getValue().getGET();
             if (get != null) {
                 decorate(get.getResponses(), path.getKey().matches("/(template-)?claims/\\{claim}/.*|/(template-)?claims/\\{claim}"));
             }
         }
+    }
+
+    /**
+     * Client-friendly operation ids: the generated ones name the Java class ({@code DirectClaimsResource_request}),
+     * and the two claim kinds share their methods.
+     */
+    private static void nameOperation(Operation operation) {
+        String id = operation.getOperationId();
+        if (id == null) {
+            return;
+        }
+        String method = id.substring(id.indexOf('_') + 1);
+        String kind = id.startsWith("TemplateClaimsResource_") ? "TemplateClaim" : "Claim";
+        operation.setOperationId(switch (method) {
+            case "list" -> "list" + kind + "s";
+            case "claim" -> "get" + kind;
+            case "request" -> "get" + kind + "Request";
+            case "driver" -> "get" + kind + "Driver";
+            case "attribute" -> "get" + kind + "Attribute";
+            case "validate" -> "validateStream";
+            default -> id;
+        });
     }
 
     private static void decorate(APIResponses responses, boolean readsFiles) {

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.annotation.JsonProperty;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.ArrayList;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * A typed attribute value. Upstream says exactly one member is set, but decoding keeps every member
@@ -13,6 +14,8 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"int", "bool", "string", "version", "ints", "bools", "strings", "versions"})
+@Schema(name = "DeviceAttribute", description = "A typed value: exactly one member is set in valid metadata",
+        examples = "{\"string\": \"LATEST-GPU-MODEL\"}")
 public record DeviceAttribute(
         @JsonProperty("int") Long intValue,
         @JsonProperty("bool") Boolean boolValue,

@@ -3,6 +3,7 @@ package dev.dra.sidecar.model;
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
  * The devices allocated for one request of a claim.
@@ -11,7 +12,11 @@ import java.util.List;
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"name", "devices"})
-public record DeviceMetadataRequest(String name, List<Device> devices) {
+@Schema(name = "DeviceMetadataRequest", description = "The devices allocated for one request")
+public record DeviceMetadataRequest(
+        @Schema(description = "Request name as the driver wrote it, possibly request/subrequest", examples = "gpu")
+        String name,
+        List<Device> devices) {
 
     /** Whether this entry belongs to the top-level request {@code request} (subrequests included). */
     public boolean belongsTo(String request) {

@@ -2,6 +2,7 @@ package dev.dra.sidecar.model;
 
 import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 
@@ -14,5 +15,5 @@ public record ManagedFieldsEntry(
         String apiVersion,
         @JsonDeserialize(using = KubernetesTime.Deserializer.class) String time,
         String fieldsType,
-        JsonNode fieldsV1,
+        @Schema(description = "Field set, kept as raw JSON") JsonNode fieldsV1,
         String subresource) {}

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.annotation.JsonInclude;
 import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import com.fasterxml.jackson.databind.annotation.JsonDeserialize;
 import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import java.util.Map;
 
 /**
@@ -16,6 +17,7 @@ import java.util.Map;
 @JsonPropertyOrder({"name", "generateName", "namespace", "selfLink", "uid", "resourceVersion", "generation",
     "creationTimestamp", "deletionTimestamp", "deletionGracePeriodSeconds", "labels", "annotations",
     "ownerReferences", "finalizers", "managedFields"})
+@Schema(name = "ObjectMeta", description = "Kubernetes ObjectMeta of the ResourceClaim")
 public record ObjectMeta(
         String name,
         String generateName,

@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# Checks the checked-in OpenAPI document with the ecosystem's own tools: Redocly's linter, then a generated
+# TypeScript client (openapi-typescript) that must compile under tsc --strict with a use of every schema.
+set -euo pipefail
+cd "$(dirname "$0")/../../.."
+doc=src/main/openapi/openapi.yaml
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+npx --yes @redocly/cli@2 lint --config src/test/openapi/redocly.yaml "$doc"
+
+npx --yes openapi-typescript@7 "$doc" --output "$work/api.d.ts"
+cat > "$work/use.ts" <<'TS'
+import type { components, operations, paths } from "./api";
+
+type DeviceMetadata = components["schemas"]["DeviceMetadata"];
+const metadata: DeviceMetadata = {
+  kind: "DeviceMetadata",
+  apiVersion: "metadata.resource.k8s.io/v1beta1",
+  metadata: { name: "gpu-claim", namespace: "default", uid: "u", generation: 1 },
+  requests: [{ name: "gpu", devices: [{ driver: "gpu.example.com", pool: "worker-0", name: "gpu-0",
+    attributes: { model: { string: "LATEST-GPU-MODEL" }, index: { int: 0 } },
+    networkData: { interfaceName: "eth1", ips: ["192.0.2.5/24"], hardwareAddress: "00:11:22:33:44:55" } }] }],
+};
+const problem: components["schemas"]["Problem"] = { type: "t", title: "Not found", status: 404, detail: "d", code: "not-found" };
+const index: components["schemas"]["ClaimIndex"] = { claims: [{ name: "gpu-claim", requests: ["gpu"] }] };
+const report: components["schemas"]["ValidationReport"] = { decoded: true, valid: true, violations: [] };
+type Request = operations["getClaimRequest"]["parameters"]["path"];
+const path: Request = { claim: "gpu-claim", request: "gpu" };
+type Ok = paths["/claims/{claim}/{request}"]["get"]["responses"][200]["content"]["application/json"];
+const ok: Ok = metadata;
+export { metadata, problem, index, report, path, ok };
+TS
+npx --yes -p typescript@5 tsc --strict --noEmit --skipLibCheck false --target es2022 --module es2022 \
+  --moduleResolution bundler "$work/use.ts"
+echo "OpenAPI document: lint clean, generated TypeScript client compiles"
