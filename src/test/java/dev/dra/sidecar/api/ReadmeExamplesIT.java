@@ -1,0 +1,72 @@
+package dev.dra.sidecar.api;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.junit.QuarkusIntegrationTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.eclipse.microprofile.config.ConfigProvider;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Runs the README's examples as a new user would: the packaged sidecar on the bundled sample tree, then each
+ * {@code shell example} and {@code python example} block, with the port the test sidecar got.
+ */
+@QuarkusIntegrationTest
+@TestProfile(ReadmeExamplesIT.SampleTree.class)
+class ReadmeExamplesIT {
+
+    public static class SampleTree implements QuarkusTestProfile {
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("dra.metadata.root", Path.of("deploy/sample/dra-device-attributes").toAbsolutePath().toString());
+        }
+    }
+
+    private static final Pattern EXAMPLE = Pattern.compile("```(shell|python) example\\n(.*?)```", Pattern.DOTALL);
+
+    @Test
+    void everyExampleRunsAndPrintsTheSampleData() throws Exception {
+        List<String[]> examples = examples();
+        assertEquals(3, examples.size(), "the README's examples");
+        assertTrue(run(examples.get(0)).contains("gpu-18db0e85-99e9-c746-8531-ffeb86328b39"));
+        String shell = run(examples.get(0));
+        assertTrue(shell.contains("{\"claims\":[{\"name\":\"gpu-claim\""), shell);
+        assertTrue(shell.contains("{\"string\":\"0000:3b:00.0\"}"), shell);
+        String python = run(examples.get(1));
+        assertTrue(python.lines().anyMatch(l -> l.startsWith("gpu.example.com gpu-0 gpu-")), python);
+        assertTrue(python.lines().anyMatch(l -> l.startsWith("nic.example.com ")), python);
+        String longPoll = run(examples.get(2));
+        assertTrue(!longPoll.isBlank() && !longPoll.contains("Traceback"), longPoll);
+    }
+
+    private static List<String[]> examples() throws Exception {
+        Matcher m = EXAMPLE.matcher(Files.readString(Path.of("README.md")));
+        List<String[]> out = new ArrayList<>();
+        while (m.find()) {
+            out.add(new String[] {m.group(1), m.group(2)});
+        }
+        return out;
+    }
+
+    private static String run(String[] example) throws Exception {
+        int port = ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);
+        String code = example[1].replace("localhost:8089", "localhost:" + port);
+        Process process = new ProcessBuilder(example[0].equals("shell") ? List.of("bash", "-euo", "pipefail", "-c", code)
+                : List.of("python3", "-c", code)).redirectErrorStream(true).start();
+        assertTrue(process.waitFor(60, TimeUnit.SECONDS), "example finished");
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        assertEquals(0, process.exitValue(), output);
+        return output;
+    }
+}
