@@ -1,6 +1,6 @@
 package dev.dra.sidecar.api;
 
-import jakarta.ws.rs.container.ContainerRequestContext;
+import io.vertx.core.http.HttpServerRequest;
 import jakarta.ws.rs.core.Response;
 import java.util.List;
 import java.util.Locale;
@@ -19,9 +19,13 @@ public class HostHeaderFilter {
     }
 
     @ServerRequestFilter(preMatching = true)
-    Response checkHost(ContainerRequestContext request) {
-        String host = request.getHeaderString("Host");
-        if (host != null && allowed.contains(hostName(host.trim().toLowerCase(Locale.ROOT)))) {
+    Response checkHost(HttpServerRequest request) {
+        String raw = request.getHeader("Host");
+        if (raw == null && request.authority() != null) {
+            raw = request.authority().toString(); // HTTP/2 has :authority instead of a Host header
+        }
+        String host = raw == null ? null : hostName(raw.trim().toLowerCase(Locale.ROOT));
+        if (host != null && allowed.contains(host)) {
             return null;
         }
         return ProblemMappers.problem(Problem.of(400, "invalid-host", "Invalid Host header", "this API answers only to "

@@ -178,6 +178,18 @@ class ClaimsApiTest {
     }
 
     @Test
+    void answersHttp2ClientsThatUpgradeWithoutAHostHeader() throws Exception {
+        // The JDK client's default is HTTP/2, negotiated by an h2c upgrade: the request has :authority, not Host.
+        var client = java.net.http.HttpClient.newHttpClient();
+        var response = client.send(java.net.http.HttpRequest.newBuilder(base.resolve("/claims/multi/gpu")).build(),
+                java.net.http.HttpResponse.BodyHandlers.ofString());
+        org.junit.jupiter.api.Assertions.assertEquals(200, response.statusCode(), response.body());
+    }
+
+    @io.quarkus.test.common.http.TestHTTPResource("/")
+    java.net.URI base;
+
+    @Test
     void refusesOtherMethodsWithAProblem() {
         given().delete("/claims/multi/gpu").then().statusCode(405).contentType(PROBLEM)
                 .body("code", equalTo("method-not-allowed")).header("Allow", "GET, HEAD");
