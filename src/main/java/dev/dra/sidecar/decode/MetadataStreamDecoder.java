@@ -136,6 +136,11 @@ public final class MetadataStreamDecoder {
             throw invalid(source, "decode " + gvk.groupVersion() + ": no kind \"" + kind
                     + "\" is registered for version \"" + gvk.groupVersion() + "\"; want " + DeviceMetadata.KIND);
         }
+        if (!gvk.isKnownVersion() && !gvk.isSkippable()) {
+            throw invalid(source, "decode " + gvk.groupVersion() + ": kind \"" + kind + "\" of version \""
+                    + gvk.groupVersion() + "\" is registered in the scheme but is not a " + DeviceMetadata.KIND
+                    + " of a supported version");
+        }
         return gvk;
     }
 
