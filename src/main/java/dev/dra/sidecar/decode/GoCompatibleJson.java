@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.cfg.CoercionAction;
 import com.fasterxml.jackson.databind.cfg.CoercionInputShape;
+import com.fasterxml.jackson.databind.cfg.JsonNodeFeature;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.databind.type.LogicalType;
@@ -58,6 +59,10 @@ public final class GoCompatibleJson {
                 .disable(DeserializationFeature.FAIL_ON_UNKNOWN_PROPERTIES)
                 .disable(DeserializationFeature.ACCEPT_FLOAT_AS_INT)
                 .disable(MapperFeature.ALLOW_COERCION_OF_SCALARS)
+                // Raw JSON (fieldsV1) keeps each number's value exactly, as Go keeps its bytes: a double would
+                // turn 0.1000000000000000000001 into 0.1 and 1e400 into "Infinity".
+                .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+                .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES) // 1.50 and 0.0 stay what they were
                 .enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
                 // Decoded maps keep Go's key order (bytes of the UTF-8 encoding); the serializer writes a
                 // sorted map as it is instead of re-sorting it in Java's UTF-16 order.

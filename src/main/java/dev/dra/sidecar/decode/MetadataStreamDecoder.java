@@ -68,8 +68,27 @@ public final class MetadataStreamDecoder {
                     source + ": no metadata objects found in stream");
         }
         throw new MetadataDecodeException(FailureCode.NO_COMPATIBLE_VERSION, source
-                + ": no compatible metadata version found in stream (unknown versions: "
-                + String.join(", ", unknown) + ")");
+                + ": no compatible metadata version found in stream (unknown versions: " + list(unknown) + ")");
+    }
+
+    /**
+     * The versions joined as Go joins them, but cut after {@link #MAX_MESSAGE} characters: a file of many
+     * thousand tiny unknown objects would otherwise make a detail line of hundreds of kilobytes.
+     */
+    private static String list(List<String> versions) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < versions.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(versions.get(i));
+            if (sb.length() > MAX_MESSAGE && i + 1 < versions.size()) {
+                return clip(sb.toString()) + " and " + (versions.size() - i - 1) + " more";
+            }
+        }
+        return clip(sb.toString());
+    }
+
+    /** Cuts text quoted from the file (an apiVersion, a kind) so that no message exceeds a few hundred characters. */
+    private static String clip(String s) {
+        return s.length() <= MAX_MESSAGE ? s : s.substring(0, MAX_MESSAGE) + "...";
     }
 
     /**
@@ -156,7 +175,7 @@ public final class MetadataStreamDecoder {
     }
 
     private static MetadataDecodeException invalid(String source, String message) {
-        return new MetadataDecodeException(FailureCode.INVALID_OBJECT, source + ": " + message);
+        return new MetadataDecodeException(FailureCode.INVALID_OBJECT, source + ": " + clip(message));
     }
 
     private static MetadataDecodeException notAnObject(String source, String type) {
@@ -166,7 +185,7 @@ public final class MetadataStreamDecoder {
 
     private static MetadataDecodeException malformed(String source, String message) {
         return new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
-                source + ": read metadata object from stream: " + message);
+                source + ": read metadata object from stream: " + clip(message));
     }
 
     private static String describeType(JsonToken token) {
