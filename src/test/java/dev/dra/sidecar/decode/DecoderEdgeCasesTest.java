@@ -106,6 +106,20 @@ class DecoderEdgeCasesTest {
         }
 
         @Test
+        void failureDetailsStayShortWhateverTheFileQuotes() {
+            MetadataDecodeException many = assertFails(UNKNOWN.repeat(20_000), NO_COMPATIBLE_VERSION,
+                    "(unknown versions: metadata.resource.k8s.io/v1000, metadata.resource.k8s.io/v1000", "more)");
+            assertTrue(many.getMessage().length() < 1_000, many.getMessage());
+            String huge = "v".repeat(100_000);
+            assertTrue(assertFails("{\"kind\":\"K\",\"apiVersion\":\"a/b/" + huge + "\"}", INVALID_OBJECT,
+                    "unexpected GroupVersion string: a/b/vvv").getMessage().length() < 1_000);
+            assertTrue(assertFails("{\"kind\":\"" + huge + "\",\"apiVersion\":\"" + V1BETA1 + "\"}", INVALID_OBJECT,
+                    "decode " + V1BETA1).getMessage().length() < 1_000);
+            assertTrue(assertFails(withGeneration("0." + "1".repeat(100_000)), INVALID_OBJECT, "metadata.generation")
+                    .getMessage().length() < 1_000);
+        }
+
+        @Test
         void trailingJunkAfterTheChosenObjectIsNeverRead() {
             assertEquals(V1ALPHA1, decode(ALPHA + "}{broken").sourceVersion());
             assertEquals(V1ALPHA1, decode(ALPHA + "}\u0000\u0001 \"unterminated").sourceVersion());

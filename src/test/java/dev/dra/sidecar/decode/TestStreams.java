@@ -82,6 +82,36 @@ final class TestStreams {
                 () -> "JSON differs.\nexpected: " + expected + "\nactual:   " + actual);
     }
 
+    /** The path of the first difference between two JSON trees, with both values; empty if equal. */
+    static String firstDifference(JsonNode a, JsonNode b, String path) {
+        if (a.equals(b)) {
+            return "";
+        }
+        if (a.isObject() && b.isObject()) {
+            java.util.Set<String> names = new java.util.TreeSet<>();
+            a.fieldNames().forEachRemaining(names::add);
+            b.fieldNames().forEachRemaining(names::add);
+            for (String n : names) {
+                if (!a.has(n) || !b.has(n)) {
+                    return path + "." + n + ": " + a.get(n) + " vs " + b.get(n);
+                }
+                String d = firstDifference(a.get(n), b.get(n), path + "." + n);
+                if (!d.isEmpty()) {
+                    return d;
+                }
+            }
+        }
+        if (a.isArray() && b.isArray() && a.size() == b.size()) {
+            for (int i = 0; i < a.size(); i++) {
+                String d = firstDifference(a.get(i), b.get(i), path + "[" + i + "]");
+                if (!d.isEmpty()) {
+                    return d;
+                }
+            }
+        }
+        return path + ": " + a + " (" + a.getNodeType() + ") vs " + b + " (" + b.getNodeType() + ")";
+    }
+
     static void assertContainsInOrder(String message, String... parts) {
         int from = 0;
         for (String part : parts) {
