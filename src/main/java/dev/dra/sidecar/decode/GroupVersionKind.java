@@ -1,6 +1,7 @@
 package dev.dra.sidecar.decode;
 
 import dev.dra.sidecar.model.DeviceMetadata;
+import java.util.Set;
 
 /** The group/version/kind of a stream object, parsed as Kubernetes' {@code schema.ParseGroupVersion} does. */
 record GroupVersionKind(String group, String version, String kind) {
@@ -25,5 +26,31 @@ record GroupVersionKind(String group, String version, String kind) {
     boolean isKnownVersion() {
         String gv = groupVersion();
         return gv.equals(DeviceMetadata.V1BETA1) || gv.equals(DeviceMetadata.V1ALPHA1);
+    }
+
+    /**
+     * The kinds {@code metav1.AddToGroupVersion} registers as unversioned: Go's {@code Scheme.New} creates
+     * them for <em>any</em> group/version, so such an object decodes and then fails to convert instead of
+     * being skipped.
+     */
+    private static final Set<String> UNVERSIONED_KINDS =
+            Set.of("Status", "APIVersions", "APIGroupList", "APIGroup", "APIResourceList");
+
+    /**
+     * Whether Go's reader skips an object of this group/version/kind as "unknown": only when the scheme has
+     * no type for it ({@code NotRegistered}) and has never seen its group/version. Besides our own versions,
+     * the scheme knows the unversioned kinds above, the core version {@code v1} (where they are registered)
+     * and, for our group's internal version, {@code DeviceMetadata} and {@code WatchEvent}. Any of those is
+     * fatal, not skipped.
+     */
+    boolean isSkippable() {
+        if (isKnownVersion() || UNVERSIONED_KINDS.contains(kind)) {
+            return false;
+        }
+        if (group.isEmpty() && version.equals("v1")) {
+            return false;
+        }
+        boolean internal = group.equals(DeviceMetadata.GROUP) && version.equals("__internal");
+        return !(internal && (kind.equals(DeviceMetadata.KIND) || kind.equals("WatchEvent")));
     }
 }

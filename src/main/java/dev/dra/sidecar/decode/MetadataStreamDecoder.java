@@ -1,19 +1,13 @@
 package dev.dra.sidecar.decode;
 
 import com.fasterxml.jackson.core.JsonParser;
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonMappingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dra.sidecar.model.DeviceMetadata;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Decodes a device-metadata stream with the rules of Go's {@code devicemetadata.DecodeMetadataFromStream}
@@ -27,6 +21,9 @@ public final class MetadataStreamDecoder {
 
     private static final ObjectMapper JSON = GoCompatibleJson.mapper();
 
+    /** Failure details are cut to this many characters. */
+    static final int MAX_MESSAGE = 500;
+
     private MetadataStreamDecoder() {}
 
     /**
@@ -35,82 +32,112 @@ public final class MetadataStreamDecoder {
      * @param source names the stream in failure messages (a file path)
      */
     public static DecodedMetadata decode(byte[] stream, String source) throws MetadataDecodeException {
-        // Go's decoder reads invalid UTF-8 inside strings as U+FFFD; decoding the bytes that way first gives
-        // the same strings and the same syntax errors everywhere else.
-        String text = new String(stream, StandardCharsets.UTF_8);
+        char[] text = GoText.jsonText(stream);
         List<String> unknown = new ArrayList<>();
         try (JsonParser parser = JSON.createParser(text)) {
-            while (more(text, (int) parser.currentLocation().getCharOffset())) {
-                JsonNode value = readValue(parser);
-                GroupVersionKind gvk = peekGroupVersionKind(value, source);
+            int offset = 0;
+            while ((offset = more(text, offset)) >= 0) {
+                char first = text[offset];
+                if (first != '{' && first != '[') {
+                    // A scalar can never be an object: Go reads it completely and refuses it (or fails to read it).
+                    throw notAnObject(source, GoScalarScanner.scan(text, offset));
+                }
+                // Only check the syntax and find the end here: materialising the value (as a tree) would parse
+                // every number in it, which for a megabyte of digits takes many seconds.
+                parser.nextToken();
+                parser.skipChildren();
+                int end = (int) parser.currentLocation().getCharOffset();
+                if (first == '[') {
+                    throw notAnObject(source, "array");
+                }
+                GroupVersionKind gvk = peekGroupVersionKind(text, offset, end, source);
                 if (gvk.isKnownVersion()) {
-                    return new DecodedMetadata(bind(value, gvk, source), gvk.groupVersion(), List.copyOf(unknown));
+                    return new DecodedMetadata(bind(text, offset, end, gvk, source), gvk.groupVersion(),
+                            List.copyOf(unknown));
                 }
                 unknown.add(gvk.groupVersion());
+                offset = end;
             }
         } catch (IOException e) {
-            throw new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
-                    source + ": read metadata object from stream: " + describe(e));
+            throw malformed(source, describe(e));
+        } catch (GoScalarScanner.SyntaxError e) {
+            throw malformed(source, e.getMessage());
         }
         if (unknown.isEmpty()) {
             throw new MetadataDecodeException(FailureCode.NO_METADATA_OBJECTS,
                     source + ": no metadata objects found in stream");
         }
         throw new MetadataDecodeException(FailureCode.NO_COMPATIBLE_VERSION, source
-                + ": no compatible metadata version found in stream (unknown versions: "
-                + String.join(", ", unknown) + ")");
+                + ": no compatible metadata version found in stream (unknown versions: " + list(unknown) + ")");
+    }
+
+    /**
+     * The versions joined as Go joins them, but cut after {@link #MAX_MESSAGE} characters: a file of many
+     * thousand tiny unknown objects would otherwise make a detail line of hundreds of kilobytes.
+     */
+    private static String list(List<String> versions) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < versions.size(); i++) {
+            sb.append(i == 0 ? "" : ", ").append(versions.get(i));
+            if (sb.length() > MAX_MESSAGE && i + 1 < versions.size()) {
+                return clip(sb.toString()) + " and " + (versions.size() - i - 1) + " more";
+            }
+        }
+        return clip(sb.toString());
+    }
+
+    /** Cuts text quoted from the file (an apiVersion, a kind) so that no message exceeds a few hundred characters. */
+    private static String clip(String s) {
+        return s.length() <= MAX_MESSAGE ? s : s.substring(0, MAX_MESSAGE) + "...";
     }
 
     /**
      * Go's {@code json.Decoder.More}: another value follows unless only JSON whitespace remains or the next
      * byte closes an object or array (such a stream simply ends, it is not a syntax error).
+     *
+     * @return the offset of the next value, or -1 if there is none
      */
-    private static boolean more(String text, int offset) {
-        for (int i = offset; i < text.length(); i++) {
-            char c = text.charAt(i);
+    private static int more(char[] text, int offset) {
+        for (int i = offset; i < text.length; i++) {
+            char c = text[i];
             if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
                 continue;
             }
-            return c != '}' && c != ']';
+            return c != '}' && c != ']' ? i : -1;
         }
-        return false;
-    }
-
-    private static JsonNode readValue(JsonParser parser) throws IOException {
-        parser.nextToken();
-        return JSON.readTree(parser);
+        return -1;
     }
 
     /**
      * Go's {@code SimpleMetaFactory.Interpret} then the serializer's kind and version checks: apiVersion and
-     * kind are found case-insensitively (the last matching key wins), must be strings, and the apiVersion
-     * must have at most one slash.
+     * kind are found case-insensitively among the top-level keys (in document order, the last match wins),
+     * must be strings (or null), and the apiVersion must have at most one slash.
      */
-    private static GroupVersionKind peekGroupVersionKind(JsonNode value, String source)
-            throws MetadataDecodeException {
-        if (!(value instanceof ObjectNode object)) {
-            throw invalid(source, "decode metadata object: couldn't get version/kind; json parse error: expected "
-                    + "an object, got " + describeType(value));
-        }
+    private static GroupVersionKind peekGroupVersionKind(char[] text, int start, int end, String source)
+            throws MetadataDecodeException, IOException {
         String apiVersion = "";
         String kind = "";
-        for (Iterator<Map.Entry<String, JsonNode>> it = object.fields(); it.hasNext(); ) {
-            Map.Entry<String, JsonNode> field = it.next();
-            boolean isApiVersion = field.getKey().equalsIgnoreCase("apiVersion");
-            boolean isKind = field.getKey().equalsIgnoreCase("kind");
-            if (!isApiVersion && !isKind) {
-                continue;
-            }
-            JsonNode v = field.getValue();
-            if (!v.isTextual() && !v.isNull()) {
-                throw invalid(source, "decode metadata object: couldn't get version/kind; json parse error: "
-                        + field.getKey() + " must be a string, got " + describeType(v));
-            }
-            String text = v.isNull() ? "" : v.textValue();
-            if (isApiVersion) {
-                apiVersion = text;
-            } else {
-                kind = text;
+        try (JsonParser object = JSON.createParser(text, start, end - start)) {
+            object.nextToken(); // START_OBJECT
+            while (object.nextToken() == JsonToken.FIELD_NAME) {
+                String name = object.currentName();
+                JsonToken value = object.nextToken();
+                boolean isApiVersion = name.equalsIgnoreCase("apiVersion");
+                boolean isKind = name.equalsIgnoreCase("kind");
+                if (!isApiVersion && !isKind) {
+                    object.skipChildren();
+                    continue;
+                }
+                if (value != JsonToken.VALUE_STRING && value != JsonToken.VALUE_NULL) {
+                    throw invalid(source, "decode metadata object: couldn't get version/kind; json parse error: "
+                            + name + " must be a string, got " + describeType(value));
+                }
+                String v = value == JsonToken.VALUE_NULL ? "" : object.getText();
+                if (isApiVersion) {
+                    apiVersion = v;
+                } else {
+                    kind = v;
+                }
             }
         }
         GroupVersionKind gvk = GroupVersionKind.parse(apiVersion, kind);
@@ -128,25 +155,47 @@ public final class MetadataStreamDecoder {
             throw invalid(source, "decode " + gvk.groupVersion() + ": no kind \"" + kind
                     + "\" is registered for version \"" + gvk.groupVersion() + "\"; want " + DeviceMetadata.KIND);
         }
+        if (!gvk.isKnownVersion() && !gvk.isSkippable()) {
+            throw invalid(source, "decode " + gvk.groupVersion() + ": kind \"" + kind + "\" of version \""
+                    + gvk.groupVersion() + "\" is registered in the scheme but is not a " + DeviceMetadata.KIND
+                    + " of a supported version");
+        }
         return gvk;
     }
 
-    private static DeviceMetadata bind(JsonNode value, GroupVersionKind gvk, String source)
+    /** Binds the (syntactically valid) object between {@code start} and {@code end} to the Go type's fields. */
+    private static DeviceMetadata bind(char[] text, int start, int end, GroupVersionKind gvk, String source)
             throws MetadataDecodeException {
-        try {
-            DeviceMetadata object = JSON.treeToValue(value, DeviceMetadata.class);
-            return object.withApiVersion(gvk.groupVersion());
-        } catch (JsonProcessingException | IllegalArgumentException e) {
+        try (JsonParser object = JSON.createParser(text, start, end - start)) {
+            DeviceMetadata decoded = JSON.readValue(object, DeviceMetadata.class);
+            return decoded.withApiVersion(gvk.groupVersion());
+        } catch (IOException | IllegalArgumentException e) {
             throw invalid(source, "decode " + gvk.groupVersion() + ": " + describe(e));
         }
     }
 
     private static MetadataDecodeException invalid(String source, String message) {
-        return new MetadataDecodeException(FailureCode.INVALID_OBJECT, source + ": " + message);
+        return new MetadataDecodeException(FailureCode.INVALID_OBJECT, source + ": " + clip(message));
     }
 
-    private static String describeType(JsonNode v) {
-        return v == null ? "nothing" : v.getNodeType().name().toLowerCase(java.util.Locale.ROOT);
+    private static MetadataDecodeException notAnObject(String source, String type) {
+        return invalid(source, "decode metadata object: couldn't get version/kind; json parse error: expected "
+                + "an object, got " + type);
+    }
+
+    private static MetadataDecodeException malformed(String source, String message) {
+        return new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
+                source + ": read metadata object from stream: " + clip(message));
+    }
+
+    private static String describeType(JsonToken token) {
+        return switch (token) {
+            case START_OBJECT -> "object";
+            case START_ARRAY -> "array";
+            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number";
+            case VALUE_TRUE, VALUE_FALSE -> "boolean";
+            default -> token.asString() == null ? token.name().toLowerCase(java.util.Locale.ROOT) : token.asString();
+        };
     }
 
     /** One line a user can act on: the field path (for binding errors) and what was wrong, with no Java class names. */
@@ -154,14 +203,17 @@ public final class MetadataStreamDecoder {
         String message;
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             message = fieldPath(mapping) + ": " + firstLine(mapping.getOriginalMessage());
-        } else if (e instanceof JsonProcessingException processing) {
+        } else if (e instanceof com.fasterxml.jackson.core.JsonProcessingException processing) {
             var location = processing.getLocation();
             message = firstLine(processing.getOriginalMessage())
                     + (location == null ? "" : " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")");
         } else {
             message = firstLine(e.getMessage());
         }
-        return message.replaceAll("`[a-zA-Z0-9_.$]+\\.([A-Za-z0-9_$]+)`", "$1");
+        message = message.substring(0, Math.min(message.length(), 4 * MAX_MESSAGE));
+        message = message.replaceAll("`[a-zA-Z0-9_.$]+\\.([A-Za-z0-9_$]+)`", "$1");
+        // a message may quote a value of a megabyte; a detail line needs a few hundred characters
+        return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE) + "...";
     }
 
     private static String fieldPath(JsonMappingException e) {

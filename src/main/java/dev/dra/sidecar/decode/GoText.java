@@ -1,0 +1,176 @@
+package dev.dra.sidecar.decode;
+
+import java.util.Comparator;
+
+/**
+ * Text the way Go's {@code encoding/json} sees it, so that every string we decode is the string Go decodes.
+ *
+ * <ul>
+ *   <li>Go reads the raw bytes and, inside strings, turns every byte that does not start a valid UTF-8
+ *       sequence into one U+FFFD ({@code utf8.DecodeRune} returns {@code (RuneError, 1)}). Java's decoder
+ *       replaces a whole ill-formed subsequence by a single U+FFFD, so {@code ED A0 80} gives one U+FFFD in
+ *       Java and three in Go: we decode by Go's rule.
+ *   <li>Go's {@code unquote} turns a {@code \}{@code u} escape of a surrogate that is not the first half of a
+ *       valid escaped pair into U+FFFD; Jackson would keep a lone surrogate, which no UTF-8 encoder can write.
+ * </ul>
+ *
+ * Both rewrites only touch what can appear inside a string, and keep the text a syntax error wherever it was
+ * one, so the stream's outcome is unchanged apart from the decoded strings.
+ */
+final class GoText {
+
+    static final char REPLACEMENT = '\uFFFD';
+
+    /**
+     * Byte order of the UTF-8 encodings, which is code point order: the order in which Go's encoder writes
+     * map keys. (Java's {@code String.compareTo} sorts supplementary characters before U+E000..U+FFFF.)
+     */
+    static final Comparator<String> CODE_POINT_ORDER = GoText::compareCodePoints;
+
+    private GoText() {}
+
+    /** The JSON text of {@code stream}: Go's UTF-8 decoding, then Go's surrogate-escape replacement. */
+    static char[] jsonText(byte[] stream) {
+        char[] text = decodeUtf8(stream);
+        replaceUnpairedSurrogateEscapes(text);
+        return text;
+    }
+
+    /** Decodes UTF-8 as Go does: each byte that does not begin a valid, complete sequence becomes U+FFFD. */
+    static char[] decodeUtf8(byte[] b) {
+        char[] out = new char[b.length]; // never more UTF-16 units than bytes
+        int n = 0;
+        int i = 0;
+        while (i < b.length) {
+            int c = b[i] & 0xFF;
+            if (c < 0x80) {
+                out[n++] = (char) c;
+                i++;
+                continue;
+            }
+            int len = sequenceLength(b, i);
+            if (len == 0) {
+                out[n++] = REPLACEMENT;
+                i++;
+                continue;
+            }
+            int cp = switch (len) {
+                case 2 -> ((c & 0x1F) << 6) | (b[i + 1] & 0x3F);
+                case 3 -> ((c & 0x0F) << 12) | ((b[i + 1] & 0x3F) << 6) | (b[i + 2] & 0x3F);
+                default -> ((c & 0x07) << 18) | ((b[i + 1] & 0x3F) << 12) | ((b[i + 2] & 0x3F) << 6) | (b[i + 3] & 0x3F);
+            };
+            n += Character.toChars(cp, out, n);
+            i += len;
+        }
+        return n == out.length ? out : java.util.Arrays.copyOf(out, n);
+    }
+
+    /**
+     * The length of the valid sequence starting at {@code i} (2 to 4), or 0 if there is none: the ranges of
+     * Go's {@code utf8.DecodeRune} (no overlong forms, no surrogates, nothing above U+10FFFF).
+     */
+    private static int sequenceLength(byte[] b, int i) {
+        int c = b[i] & 0xFF;
+        int len;
+        int lo = 0x80;
+        int hi = 0xBF;
+        if (c >= 0xC2 && c <= 0xDF) {
+            len = 2;
+        } else if (c >= 0xE0 && c <= 0xEF) {
+            len = 3;
+            if (c == 0xE0) {
+                lo = 0xA0;
+            } else if (c == 0xED) {
+                hi = 0x9F;
+            }
+        } else if (c >= 0xF0 && c <= 0xF4) {
+            len = 4;
+            if (c == 0xF0) {
+                lo = 0x90;
+            } else if (c == 0xF4) {
+                hi = 0x8F;
+            }
+        } else {
+            return 0;
+        }
+        if (i + len > b.length) {
+            return 0;
+        }
+        int second = b[i + 1] & 0xFF;
+        if (second < lo || second > hi) {
+            return 0;
+        }
+        for (int k = 2; k < len; k++) {
+            int cont = b[i + k] & 0xFF;
+            if (cont < 0x80 || cont > 0xBF) {
+                return 0;
+            }
+        }
+        return len;
+    }
+
+    /**
+     * Rewrites, in place, every {@code \}{@code uXXXX} escape of a surrogate that is not a high surrogate
+     * immediately followed by an escaped low surrogate into {@code \}{@code uFFFD} (same length, so offsets
+     * in error messages stay right).
+     */
+    static void replaceUnpairedSurrogateEscapes(char[] t) {
+        int i = 0;
+        while (i < t.length) {
+            if (t[i] != '\\') {
+                i++;
+                continue;
+            }
+            int unit = escapedUnit(t, i);
+            if (unit < 0) {
+                i += 2; // any other escape (or a syntax error): skip the escaped character
+                continue;
+            }
+            if (Character.isHighSurrogate((char) unit)) {
+                int next = escapedUnit(t, i + 6);
+                if (next >= 0 && Character.isLowSurrogate((char) next)) {
+                    i += 12;
+                    continue;
+                }
+            }
+            if (Character.isSurrogate((char) unit)) {
+                t[i + 2] = 'F';
+                t[i + 3] = 'F';
+                t[i + 4] = 'F';
+                t[i + 5] = 'D';
+            }
+            i += 6;
+        }
+    }
+
+    /** The code unit of a {@code \}{@code uXXXX} escape at {@code i}, or -1 if there is none. */
+    private static int escapedUnit(char[] t, int i) {
+        if (i + 6 > t.length || t[i] != '\\' || t[i + 1] != 'u') {
+            return -1;
+        }
+        int v = 0;
+        for (int k = i + 2; k < i + 6; k++) {
+            int d = Character.digit(t[k], 16);
+            if (d < 0 || t[k] > 'f') { // Character.digit also accepts non-ASCII digits
+                return -1;
+            }
+            v = (v << 4) | d;
+        }
+        return v;
+    }
+
+    static int compareCodePoints(String a, String b) {
+        int i = 0;
+        int j = 0;
+        while (i < a.length() && j < b.length()) {
+            int ca = a.codePointAt(i);
+            int cb = b.codePointAt(j);
+            if (ca != cb) {
+                return Integer.compare(ca, cb);
+            }
+            i += Character.charCount(ca);
+            j += Character.charCount(cb);
+        }
+        return Boolean.compare(i < a.length(), j < b.length());
+    }
+}
