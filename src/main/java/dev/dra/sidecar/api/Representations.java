@@ -56,7 +56,8 @@ public class Representations {
                 .ifNoItem().after(remaining).recoverWithItem(store::current)
                 .onItem().transformToUni(snapshot -> {
                     Served served = resolve.apply(snapshot);
-                    if (conditions.isLastEtag(etag(served)) && deadline - System.nanoTime() > 0) {
+                    // While the application stops, the store answers waits at once: answer instead of waiting again.
+                    if (conditions.isLastEtag(etag(served)) && deadline - System.nanoTime() > 0 && !store.draining()) {
                         return waitForChange(snapshot, resolve, conditions, mediaType, deadline);
                     }
                     return Uni.createFrom().item(respond(served, conditions, mediaType));

@@ -16,6 +16,9 @@ final class ChangeWaiters {
 
     private final Set<Waiter> waiters = ConcurrentHashMap.newKeySet();
 
+    /** Set once the application stops: no wait may outlive it. */
+    private volatile boolean draining;
+
     /**
      * Calls {@code callback} once with the first snapshot whose sequence is above {@code sequence}: at once
      * (on this thread) if {@code current} already has one, else on the publishing thread.
@@ -26,8 +29,9 @@ final class ChangeWaiters {
         Waiter waiter = new Waiter(callback);
         waiters.add(waiter);
         // A snapshot published between the caller's read and add() would otherwise be missed.
+        // draining is read after add(): either drain() sees this waiter or this sees the flag.
         MetadataSnapshot now = current.get();
-        if (now.sequence() > sequence) {
+        if (now.sequence() > sequence || draining) {
             waiters.remove(waiter);
             waiter.fire(now);
         }
@@ -41,6 +45,19 @@ final class ChangeWaiters {
                 waiter.fire(published);
             }
         }
+    }
+
+    /**
+     * Fires every waiter with {@code current} and, from now on, every new waiter at once: the stopping
+     * application answers its long polls with what it serves instead of letting the connections be reset.
+     */
+    void drain(MetadataSnapshot current) {
+        draining = true;
+        publish(current);
+    }
+
+    boolean draining() {
+        return draining;
     }
 
     int size() {

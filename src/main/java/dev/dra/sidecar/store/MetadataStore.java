@@ -159,6 +159,20 @@ public final class MetadataStore implements AutoCloseable {
         return future;
     }
 
+    /**
+     * Answers every waiting caller now with the current snapshot, and every later one at once: called when the
+     * application stops, so long polls end with a normal answer instead of a reset, and nothing holds the
+     * shutdown. Refreshing goes on until {@link #close()}.
+     */
+    public void answerWaitersNow() {
+        waiters.drain(snapshot);
+    }
+
+    /** Whether {@link #answerWaitersNow()} was called: a caller must not start waiting again. */
+    public boolean draining() {
+        return waiters.draining();
+    }
+
     /** Callers waiting for a change, for metrics. */
     public int waiting() {
         return waiters.size();

@@ -1,0 +1,92 @@
+package dev.dra.sidecar.ops;
+
+import dev.dra.sidecar.store.MetadataStore;
+import dev.dra.sidecar.store.StoreConfig;
+import jakarta.inject.Singleton;
+import jakarta.enterprise.inject.Produces;
+import java.time.Duration;
+import java.util.List;
+import org.eclipse.microprofile.health.HealthCheck;
+import org.eclipse.microprofile.health.HealthCheckResponse;
+import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
+import org.eclipse.microprofile.health.Liveness;
+import org.eclipse.microprofile.health.Readiness;
+
+/**
+ * The three probes on the management interface ({@code /q/health/live}, {@code /ready}, {@code /started}).
+ *
+ * <ul>
+ *   <li>{@code dra-metadata-refresh} (liveness): the refresh loop completed a cycle within
+ *       max(10 × poll interval, 10 s). Never depends on the files: a broken file must not get the pod restarted,
+ *       only a stuck loop should.
+ *   <li>{@code dra-metadata} (startup and readiness): see {@link MetadataReadiness}. Kubelet starts
+ *       the app container only after the sidecar's startup probe passes, so "started" means "the app's metadata
+ *       is here and decodes".
+ * </ul>
+ *
+ * <p>The expected claims are parsed when this bean is created at startup: a malformed entry stops the
+ * application with a message naming it, instead of a probe that can never pass.
+ */
+@Singleton
+@io.quarkus.runtime.Startup
+public class MetadataHealthChecks {
+
+    static final Duration MIN_LIVENESS_WINDOW = Duration.ofSeconds(10);
+
+    private final MetadataStore store;
+    private final List<ExpectedClaim> expected;
+    private final Duration livenessWindow;
+
+    MetadataHealthChecks(MetadataStore store, StoreConfig config) {
+        this.store = store;
+        this.expected = ExpectedClaim.parseAll(config.expectedClaims().orElse(List.of()));
+        Duration tenPolls = config.pollInterval().multipliedBy(10);
+        // A cycle can take longer than a poll interval on a slow node; ten of them, and never under 10 s,
+        // keeps a busy but healthy loop from being restarted.
+        this.livenessWindow = tenPolls.compareTo(MIN_LIVENESS_WINDOW) > 0 ? tenPolls : MIN_LIVENESS_WINDOW;
+    }
+
+    /** The parsed {@code dra.metadata.expected-claims}. */
+    public List<ExpectedClaim> expected() {
+        return expected;
+    }
+
+    @Produces
+    @Liveness
+    HealthCheck refreshLoop() {
+        return () -> {
+            MetadataStore.Status status = store.status();
+            Duration since = Duration.ofNanos(System.nanoTime() - status.lastCycleNanos());
+            boolean up = since.compareTo(livenessWindow) <= 0;
+            HealthCheckResponseBuilder response = HealthCheckResponse.named("dra-metadata-refresh").status(up)
+                    .withData("cycles", status.cycles())
+                    .withData("last-cycle-ms-ago", since.toMillis())
+                    .withData("window-ms", livenessWindow.toMillis());
+            if (!up) {
+                response.withData("problem", "the refresh loop has not completed a cycle for " + since.toSeconds()
+                        + " s: it is stuck; a restart is the remedy");
+            }
+            return response.build();
+        };
+    }
+
+    @Produces
+    @Readiness
+    HealthCheck ready() {
+        return this::metadataPresent;
+    }
+
+    @Produces
+    @org.eclipse.microprofile.health.Startup
+    HealthCheck started() {
+        return this::metadataPresent;
+    }
+
+    private HealthCheckResponse metadataPresent() {
+        MetadataReadiness.Result result =
+                MetadataReadiness.evaluate(store.status(), store.root(), store.current(), expected);
+        HealthCheckResponseBuilder response = HealthCheckResponse.named("dra-metadata").status(result.up());
+        result.data().forEach(response::withData);
+        return response.build();
+    }
+}

@@ -1,0 +1,87 @@
+package dev.dra.sidecar.ops;
+
+import dev.dra.sidecar.snapshot.ClaimEntry;
+import dev.dra.sidecar.snapshot.ClaimKind;
+import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import dev.dra.sidecar.snapshot.RequestEntry;
+import dev.dra.sidecar.snapshot.Served;
+import dev.dra.sidecar.store.MetadataStore;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Whether the app's metadata is here: the answer of the startup and readiness checks.
+ *
+ * <p>Contract: up when the store completed its first full scan and every expected claim's request is present
+ * and its merged view decodes (a stale view, serving the last good object, counts as present). With no
+ * expected claims, up as soon as the first scan is done. {@link Result#data()} says, per expected claim, what
+ * is there or what is missing and what the user can do about it.
+ */
+final class MetadataReadiness {
+
+    static final String RESOURCES_CLAIMS_HINT =
+            "the sidecar container probably does not list the claim in its own resources.claims "
+                    + "(kubelet mounts only the claims a container lists)";
+
+    /** @param data key → human-readable state; insertion order is the order shown */
+    record Result(boolean up, Map<String, String> data) {}
+
+    private MetadataReadiness() {}
+
+    static Result evaluate(MetadataStore.Status status, Path root, MetadataSnapshot snapshot,
+            List<ExpectedClaim> expected) {
+        Map<String, String> data = new LinkedHashMap<>();
+        boolean up = status.cycles() > 0;
+        data.put("metadata-root", root.toString());
+        if (!up) {
+            data.put("first-scan", "not done yet");
+        }
+        if (!status.rootExists()) {
+            data.put("problem", "metadata root " + root + " does not exist: " + RESOURCES_CLAIMS_HINT);
+        }
+        for (ExpectedClaim claim : expected) {
+            String state = state(claim, status, root, snapshot);
+            data.put(claim.toString(), state);
+            up &= state.startsWith("ok");
+        }
+        return new Result(up, data);
+    }
+
+    /** "ok..." when present and decoding, else why not, in words that point at the fix. */
+    private static String state(ExpectedClaim expected, MetadataStore.Status status, Path root,
+            MetadataSnapshot snapshot) {
+        if (!status.rootExists()) {
+            return "missing: metadata root " + root + " does not exist: " + RESOURCES_CLAIMS_HINT;
+        }
+        ClaimEntry claim = snapshot.claims(expected.kind()).claims().get(expected.claim());
+        Path claimDir = root.resolve(expected.kind().directory()).resolve(expected.claim());
+        if (claim == null) {
+            if (!Files.isDirectory(claimDir)) {
+                String what = expected.kind() == ClaimKind.CLAIM
+                        ? "claim " + expected.claim()
+                        : "pod claim " + expected.claim() + " (spec.resourceClaims[].name of a template claim)";
+                return "missing: claim directory " + claimDir + " does not exist: the sidecar container probably "
+                        + "does not list " + what + " in its own resources.claims (kubelet mounts only the claims "
+                        + "a container lists)";
+            }
+            return "missing: claim directory " + claimDir + " holds no metadata file yet: the DRA driver has not "
+                    + "written <driver>-metadata.json for request " + expected.request()
+                    + " (is the driver's device metadata feature on?)";
+        }
+        RequestEntry request = claim.requests().get(expected.request());
+        if (request == null) {
+            return "missing: claim " + expected.claim() + " has no metadata for request " + expected.request()
+                    + " (requests with metadata: " + String.join(", ", claim.requests().keySet())
+                    + "): check the request name, or wait for the driver to write "
+                    + claimDir.resolve(expected.request()) + "/<driver>-metadata.json";
+        }
+        if (request.merged() instanceof Served.Unavailable failure) {
+            return "failing: " + failure.code().code() + ": " + failure.detail();
+        }
+        String stale = ((Served.Available) request.merged()).staleReason();
+        return stale == null ? "ok" : "ok, stale (serving the last good object): " + stale;
+    }
+}

@@ -1,0 +1,70 @@
+package dev.dra.sidecar.ops;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.greaterThan;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.TestProfile;
+import io.restassured.response.Response;
+import java.net.URL;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The probes kubelet calls, through the management interface, as files arrive under the sidecar. */
+@QuarkusTest
+@TestProfile(OpsTestTree.class)
+class HealthProbesTest {
+
+    private static final String LATE = "resourceclaims/late-claim/gpu/gpu.example.com-metadata.json";
+
+    @TestHTTPResource(value = "/health", management = true)
+    URL health;
+
+    private Response get(String probe) {
+        return given().get(health + "/" + probe);
+    }
+
+    @Test
+    void startedAndReadyWaitForTheExpectedClaimThenGoUp() {
+        for (String probe : new String[] {"started", "ready"}) {
+            get(probe).then().statusCode(503)
+                    .body("status", equalTo("DOWN"))
+                    .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'",
+                            containsString("does not list claim late-claim in its own resources.claims"))
+                    .body("checks.find { it.name == 'dra-metadata' }.data.'template-claims/my-gpu/gpu'", equalTo("ok"));
+        }
+
+        // The driver starts writing: a file cut short keeps the probe DOWN and says why.
+        OpsTestTree.write(LATE, "{\"kind\":\"DeviceMetadata\",\"apiVersion\":");
+        Response failing = Eventually.await(Duration.ofSeconds(20), () -> get("ready"),
+                r -> r.path("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'")
+                        .toString().startsWith("failing:"), "the cut-short file reported");
+        assertEquals(503, failing.statusCode());
+        String state = failing.path("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'");
+        assertTrue(state.contains("malformed-stream") && state.contains(LATE), state);
+
+        OpsTestTree.write(LATE, OpsTestTree.object("late-claim", "gpu", "gpu.example.com", "gpu-0", ""));
+        Eventually.await(Duration.ofSeconds(20), () -> get("ready").statusCode(), s -> s == 200, "ready UP");
+        get("ready").then().body("status", equalTo("UP"))
+                .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'", equalTo("ok"));
+        get("started").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    @Test
+    void livenessIsUpAndSaysWhenTheLoopLastRan() {
+        get("live").then().statusCode(200)
+                .body("checks.find { it.name == 'dra-metadata-refresh' }.status", equalTo("UP"))
+                .body("checks.find { it.name == 'dra-metadata-refresh' }.data.cycles", greaterThan(0));
+    }
+
+    @Test
+    void readinessIsNotOnTheApiPort() {
+        // Probes and metrics live on the management interface only; the loopback API does not serve them.
+        given().get("/q/health/ready").then().statusCode(404);
+    }
+}

@@ -1,0 +1,59 @@
+package dev.dra.sidecar.ops;
+
+import static io.restassured.RestAssured.given;
+import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
+
+import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.junit.QuarkusTest;
+import io.quarkus.test.junit.QuarkusTestProfile;
+import io.quarkus.test.junit.TestProfile;
+import java.net.URL;
+import java.nio.file.Path;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+/** No metadata root at all: the classic mistake of a sidecar that does not list the claim in its resources.claims. */
+@QuarkusTest
+@TestProfile(MissingRootHealthTest.NoRoot.class)
+class MissingRootHealthTest {
+
+    public static class NoRoot implements QuarkusTestProfile {
+        static final Path ROOT = OpsTestTree.copyOfSample().resolve("not-mounted");
+
+        @Override
+        public Map<String, String> getConfigOverrides() {
+            return Map.of("dra.metadata.root", ROOT.toString(), "dra.metadata.expected-claims", "claims/gpu-claim/gpu");
+        }
+    }
+
+    /** The management root path ({@code /q}) is part of the URL already. */
+    @TestHTTPResource(value = "/health", management = true)
+    URL health;
+
+    @TestHTTPResource(value = "/metrics", management = true)
+    URL metrics;
+
+    @Test
+    void startedAndReadyAreDownWithTheResourcesClaimsHint() {
+        for (String probe : new String[] {"started", "ready"}) {
+            given().get(health + "/" + probe).then().statusCode(503)
+                    .body("checks.find { it.name == 'dra-metadata' }.data.problem", equalTo("metadata root "
+                            + NoRoot.ROOT + " does not exist: the sidecar container probably does not list the claim "
+                            + "in its own resources.claims (kubelet mounts only the claims a container lists)"))
+                    .body("checks.find { it.name == 'dra-metadata' }.data.'claims/gpu-claim/gpu'",
+                            containsString("resources.claims"));
+        }
+    }
+
+    @Test
+    void livenessStaysUpBecauseTheLoopRuns() {
+        given().get(health + "/live").then().statusCode(200).body("status", equalTo("UP"));
+    }
+
+    @Test
+    void metricsSayTheRootIsMissing() {
+        given().get(metrics).then().statusCode(200)
+                .body(containsString("dra_metadata_root_exists 0.0"));
+    }
+}
