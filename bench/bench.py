@@ -786,7 +786,9 @@ http {{
         poll = a.poll_interval_ms / 1000.0
         res.update({
             "started_s_one_file_tree": round(base, 3), "started_s_big_tree": round(big, 3),
-            "scan_s": round(big - base, 3), "scan_s_from_log": scan_log,
+            # the store's own log is the better figure: one start minus another is at the mercy of the load
+            "scan_s": scan_log if scan_log is not None else round(big - base, 3),
+            "scan_s_start_difference": round(big - base, 3), "scan_s_from_log": scan_log,
             "quarkus_started_in_s": quarkus_started_in(p.logpath),
             "claims_listed": listed, "sample_get_status": st2,
             "rss_after_start_mib": r1(rss_started / 1024 if rss_started else None),
@@ -975,7 +977,7 @@ def render_md(R):
     if "scan_s" in sc:
         for f in sc.get("failed_attempts", []):
             L += [f"| scale: {sc['files']} files with {f['heap']} | **did not start**: {f['error']}; OutOfMemoryError {f['out_of_memory']}; {f['files_decoded_in_log']} files decoded | |"]
-        L += [f"| scale: initial scan of {sc['files']} files, {sc['heap']} (start-time difference; store log) | {sc['scan_s']} s; {sc.get('scan_s_from_log')} s | <= 2 s ({yes(sc['met'])}) |",
+        L += [f"| scale: initial scan of {sc['files']} files, {sc['heap']} (store log; start-time difference) | {sc.get('scan_s_from_log')} s; {sc.get('scan_s_start_difference')} s | <= 2 s ({yes(sc['met'])}) |",
               f"| scale: RSS after start / idle | {sc['rss_after_start_mib']} / {sc['rss_idle_mib']} MiB | |",
               f"| scale: idle CPU / one refresh cycle | {sc['idle_cpu']['pct_of_one_core']} % of one core / {sc['refresh_cycle_cpu_ms']} ms CPU | |"]
     L += [""]
