@@ -7,6 +7,7 @@ import dev.dra.sidecar.decode.MetadataStreamDecoder;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
@@ -79,6 +80,9 @@ public final class MetadataStore implements AutoCloseable {
      */
     private static final long SETTLE_MILLIS = 100;
 
+    /** The poll interval is at least this many times the last cycle's cost. */
+    private static final long CYCLE_COST_FACTOR = 20;
+
     /** Watch events can come in bursts; cycles are at least this far apart. */
     private static final long MIN_CYCLE_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
@@ -98,6 +102,7 @@ public final class MetadataStore implements AutoCloseable {
     private Thread thread;
     private long sequence;
     private long nextRescanNanos;
+    private long lastCycleCostNanos;
     private Boolean rootSeen;
 
     public MetadataStore(Settings settings, RefreshObserver observer) {
@@ -222,7 +227,10 @@ public final class MetadataStore implements AutoCloseable {
 
     private long nextDelayNanos() {
         long now = System.nanoTime();
-        long due = now + settings.pollInterval().toNanos();
+        // A tree so large that one cycle costs more than a twentieth of the poll interval is polled less often,
+        // so that polling never takes more than about 5 % of a core; small trees keep the configured interval.
+        long interval = Math.max(settings.pollInterval().toNanos(), lastCycleCostNanos * CYCLE_COST_FACTOR);
+        long due = now + interval;
         for (TrackedFile file : files.values()) {
             if (file.failure != null && file.retryAtNanos - due < 0) {
                 due = file.retryAtNanos;
@@ -252,6 +260,7 @@ public final class MetadataStore implements AutoCloseable {
             publish();
         }
         long finished = System.nanoTime();
+        lastCycleCostNanos = finished - started;
         status = new Status(Boolean.TRUE.equals(rootSeen), watcher != null, finished, status.cycles() + 1);
         observer.cycleCompleted(finished - started);
     }
@@ -303,15 +312,16 @@ public final class MetadataStore implements AutoCloseable {
     /** Reads the file again if its fingerprint says so; true when what readers see of it changed. */
     private boolean poll(TrackedFile file) throws NoSuchFileException {
         long now = System.nanoTime();
-        Path real;
+        Path real = null;
         BasicFileAttributes attributes;
         try {
-            real = scanner.resolveInside(file.ref.path());
-            if (real == null) {
-                // Now a link leading out of the root: never read through it; the walk this triggers drops it.
-                throw new NoSuchFileException(file.ref.path().toString(), null, "leads outside the root");
+            // One stat per poll, not a path resolution: polls run twenty times a second. A link needs its target's
+            // attributes; anything swapped in after the walk changes the fingerprint and is checked before reading.
+            attributes = Files.readAttributes(file.ref.path(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
+            if (attributes.isSymbolicLink()) {
+                real = resolveInside(file);
+                attributes = Files.readAttributes(real, BasicFileAttributes.class);
             }
-            attributes = Files.readAttributes(real, BasicFileAttributes.class);
         } catch (NoSuchFileException e) {
             throw e;
         } catch (IOException e) {
@@ -329,6 +339,9 @@ public final class MetadataStore implements AutoCloseable {
         file.unsettled = attributes.lastModifiedTime().toMillis() > readWallMillis - SETTLE_MILLIS;
         DecodedMetadata decoded;
         try {
+            if (real == null) {
+                real = resolveInside(file);
+            }
             byte[] bytes = readSteady(real, fingerprint, file.unsettled);
             if (bytes == null) {
                 return fail(file, now, new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
@@ -357,6 +370,15 @@ public final class MetadataStore implements AutoCloseable {
             LOG.infof("%s: recovered, generation %s", file.ref.path(), generation(decoded));
         }
         return !before.equals(file.servedState());
+    }
+
+    /** Where the file leads now; a file that now leads out of the root is treated as gone (the walk drops it). */
+    private Path resolveInside(TrackedFile file) throws IOException {
+        Path real = scanner.resolveInside(file.ref.path());
+        if (real == null) {
+            throw new NoSuchFileException(file.ref.path().toString(), null, "leads outside the root");
+        }
+        return real;
     }
 
     /**
