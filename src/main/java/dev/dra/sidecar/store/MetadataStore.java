@@ -6,6 +6,8 @@ import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.decode.MetadataStreamDecoder;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import java.io.IOException;
+import java.lang.management.ManagementFactory;
+import java.lang.management.ThreadMXBean;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -80,8 +82,10 @@ public final class MetadataStore implements AutoCloseable {
      */
     private static final long SETTLE_MILLIS = 100;
 
-    /** The poll interval is at least this many times the last cycle's cost. */
-    private static final long CYCLE_COST_FACTOR = 20;
+    /** The poll interval is at least this many times the CPU time polling every file takes. */
+    private static final long POLL_COST_FACTOR = 20;
+
+    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
     /** Watch events can come in bursts; cycles are at least this far apart. */
     private static final long MIN_CYCLE_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
@@ -102,7 +106,8 @@ public final class MetadataStore implements AutoCloseable {
     private Thread thread;
     private long sequence;
     private long nextRescanNanos;
-    private long lastCycleCostNanos;
+    private long pollCostNanos;
+    private long reads;
     private Boolean rootSeen;
 
     public MetadataStore(Settings settings, RefreshObserver observer) {
@@ -227,9 +232,9 @@ public final class MetadataStore implements AutoCloseable {
 
     private long nextDelayNanos() {
         long now = System.nanoTime();
-        // A tree so large that one cycle costs more than a twentieth of the poll interval is polled less often,
-        // so that polling never takes more than about 5 % of a core; small trees keep the configured interval.
-        long interval = Math.max(settings.pollInterval().toNanos(), lastCycleCostNanos * CYCLE_COST_FACTOR);
+        // A tree so large that polling it costs more CPU than a twentieth of the poll interval is polled less
+        // often, so that polling never takes more than about 5 % of a core; small trees keep the interval.
+        long interval = Math.max(settings.pollInterval().toNanos(), pollCostNanos * POLL_COST_FACTOR);
         long due = now + interval;
         for (TrackedFile file : files.values()) {
             if (file.failure != null && file.retryAtNanos - due < 0) {
@@ -246,12 +251,18 @@ public final class MetadataStore implements AutoCloseable {
             changed |= rescan();
         }
         boolean vanished = false;
+        long readsBefore = reads;
+        long pollCpuStarted = THREADS.getCurrentThreadCpuTime();
         for (TrackedFile file : files.values()) {
             try {
                 changed |= poll(file);
             } catch (NoSuchFileException e) {
                 vanished = true;
             }
+        }
+        if (reads == readsBefore) {
+            // Only a cycle that read nothing measures what polling alone costs.
+            pollCostNanos = THREADS.getCurrentThreadCpuTime() - pollCpuStarted;
         }
         if (vanished) {
             changed |= rescan();
@@ -260,7 +271,6 @@ public final class MetadataStore implements AutoCloseable {
             publish();
         }
         long finished = System.nanoTime();
-        lastCycleCostNanos = finished - started;
         status = new Status(Boolean.TRUE.equals(rootSeen), watcher != null, finished, status.cycles() + 1);
         observer.cycleCompleted(finished - started);
     }
@@ -334,6 +344,7 @@ public final class MetadataStore implements AutoCloseable {
         if (!due) {
             return false;
         }
+        reads++;
         long readWallMillis = System.currentTimeMillis();
         file.fingerprint = fingerprint;
         file.unsettled = attributes.lastModifiedTime().toMillis() > readWallMillis - SETTLE_MILLIS;
