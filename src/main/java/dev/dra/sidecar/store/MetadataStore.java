@@ -8,6 +8,8 @@ import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
+import java.nio.file.AccessDeniedException;
+import java.nio.file.FileSystemException;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
@@ -336,7 +338,7 @@ public final class MetadataStore implements AutoCloseable {
             throw e;
         } catch (IOException e) {
             return fail(file, now, new MetadataDecodeException(FailureCode.UNREADABLE,
-                    file.ref.path() + ": cannot read file attributes: " + e.getMessage()));
+                    file.ref.path() + ": cannot read file attributes: " + reason(e)));
         }
         Fingerprint fingerprint = Fingerprint.of(attributes);
         boolean due = !fingerprint.equals(file.fingerprint) || file.unsettled
@@ -365,7 +367,7 @@ public final class MetadataStore implements AutoCloseable {
             throw e;
         } catch (IOException e) {
             return fail(file, now, new MetadataDecodeException(FailureCode.UNREADABLE,
-                    file.ref.path() + ": cannot read file: " + e.getMessage()));
+                    file.ref.path() + ": cannot read file: " + reason(e)));
         }
         observer.fileRead(null);
         Object before = file.servedState();
@@ -426,6 +428,20 @@ public final class MetadataStore implements AutoCloseable {
             }
         }
         return !before.equals(file.servedState());
+    }
+
+    /**
+     * Why an I/O operation failed, in words: the JDK's file exceptions carry only the path as their message
+     * (an unreadable file said "cannot read file: /path"), the reason is separate.
+     */
+    static String reason(IOException e) {
+        if (e instanceof AccessDeniedException) {
+            return "permission denied (the sidecar's user may not read it)";
+        }
+        if (e instanceof FileSystemException fs && fs.getReason() != null) {
+            return fs.getReason();
+        }
+        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
     }
 
     private static Object generation(DecodedMetadata decoded) {
