@@ -46,7 +46,10 @@ public class Representations {
     private Uni<Response> waitForChange(MetadataSnapshot seen, Function<MetadataSnapshot, ? extends Served> resolve,
             Conditions conditions, String mediaType, long deadline) {
         Duration remaining = Duration.ofNanos(deadline - System.nanoTime());
-        if (remaining.isNegative() || remaining.isZero()) {
+        // Vert.x cannot schedule a timer under 1 ms: ifNoItem().after() would throw on the event loop and the
+        // client would never be answered. A waiter woken by another resource's change this close to its deadline
+        // answers now.
+        if (remaining.toMillis() < 1) {
             return Uni.createFrom().item(() -> respond(resolve.apply(store.current()), conditions, mediaType));
         }
         return Uni.createFrom().<MetadataSnapshot>emitter(emitter -> {
