@@ -159,6 +159,21 @@ final class Sidecar implements AutoCloseable {
         }
     }
 
+    /** The sidecar's threads by name, digits folded ({@code executor-thread-#}), for a report. */
+    Map<String, Long> threadNames() {
+        try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid()), "task"))) {
+            return tasks.map(t -> {
+                try {
+                    return Files.readString(t.resolve("comm")).trim().replaceAll("[0-9]+", "#");
+                } catch (IOException e) {
+                    return "?";
+                }
+            }).collect(Collectors.groupingBy(n -> n, java.util.TreeMap::new, Collectors.counting()));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     /** Resident set size of the sidecar's JVM in KiB, from /proc. */
     long rssKib() {
         try {
