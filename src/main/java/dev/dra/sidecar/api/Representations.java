@@ -8,6 +8,8 @@ import io.smallrye.mutiny.Uni;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 
 /**
@@ -18,6 +20,18 @@ import java.util.function.Function;
 public class Representations {
 
     static final String SOURCE_VERSION_HEADER = "Metadata-Source-Version";
+
+    /**
+     * Fires long-poll timeouts. Without it Mutiny fires them on the default worker pool, and a burst of waiters
+     * timing out together (clients that polled together) grew that pool by a thread each: 1 to 22 executor
+     * threads under LongPollLoadIT. One timer thread for every waiter keeps "waiting holds no thread" true; what it
+     * runs is short (look up ready bytes, hand the answer to the event loop).
+     */
+    private static final ScheduledExecutorService TIMEOUTS = Executors.newSingleThreadScheduledExecutor(r -> {
+        Thread thread = new Thread(r, "dra-long-poll-timeouts");
+        thread.setDaemon(true);
+        return thread;
+    });
 
     private final MetadataStore store;
     private final ApiConfig config;
@@ -56,7 +70,7 @@ public class Representations {
                     Runnable cancel = store.awaitChange(seen.sequence(), emitter::complete);
                     emitter.onTermination(cancel);
                 })
-                .ifNoItem().after(remaining).recoverWithItem(store::current)
+                .ifNoItem().after(remaining).on(TIMEOUTS).recoverWithItem(store::current)
                 .onItem().transformToUni(snapshot -> {
                     Served served = resolve.apply(snapshot);
                     // While the application stops, the store answers waits at once: answer instead of waiting again.

@@ -188,8 +188,13 @@ class HostileHttpIT {
         cases.add(new Case("lastEtag 3 KB", get("/claims/ok/gpu?waitForChange=true&timeoutSeconds=1&lastEtag=" + "e".repeat(3_000)),
                 Set.of(200), true));
         // Host: only loopback names (DNS rebinding).
-        for (String host : List.of("Host: evil.example", "Host: evil.example:8089", "Host:", "Host: localhost:junk",
-                "Host: localhost:99999999", "Host: 127.0.0.1:8089@evil.example", "Host: localhost.", "Host: [::2]",
+        // Known gap (docs/reliability.md): Vert.x refuses a Host whose port is not a number before the application
+        // runs; Quarkus answers 400 with its own body and logs an ERROR line, without a stack trace.
+        for (String host : List.of("Host: localhost:junk", "Host: localhost:99999999", "Host: 127.0.0.1:8089@evil.example")) {
+            cases.add(new Case(host, get("/claims/ok/gpu", host), Set.of(400), false));
+        }
+        for (String host : List.of("Host: evil.example", "Host: evil.example:8089", "Host:",
+                "Host: localhost.", "Host: [::2]",
                 "Host: " + "h".repeat(2_000))) {
             cases.add(new Case(host.length() > 40 ? "long Host" : host, get("/claims/ok/gpu", host), Set.of(400), true));
         }
@@ -261,6 +266,8 @@ class HostileHttpIT {
         String log = sidecar.log();
         System.out.printf("[hostile] %d hostile requests, answers by status %s, canary never served%n", corpus.size(), statuses);
         assertTrue(failures.isEmpty(), failures.size() + " of " + corpus.size() + " wrong:\n" + String.join("\n", failures));
-        assertTrue(!log.contains("ERROR") && !log.contains("Exception"), "no error logged:\n" + log);
+        String unexpected = log.lines().filter(l -> l.contains("ERROR") || l.contains("Exception"))
+                .filter(l -> !l.contains("For HTTP/1.x requests, the 'Host' header is required")).reduce("", (a, b) -> a + b + "\n");
+        assertTrue(unexpected.isEmpty(), "no error logged but the known Host one:\n" + unexpected);
     }
 }

@@ -36,29 +36,40 @@ final class RawHttp {
     static Answer exchange(int port, byte[] request) throws IOException {
         try (Socket socket = new Socket(InetAddress.getLoopbackAddress(), port)) {
             socket.setSoTimeout(15_000);
+            // Read while writing: a server that refuses a large body (413) answers before reading it all and then
+            // resets the connection, which would discard an answer read only after the write.
+            ByteArrayOutputStream received = new ByteArrayOutputStream();
+            InputStream in = socket.getInputStream();
+            java.util.concurrent.CompletableFuture<IOException> reading = java.util.concurrent.CompletableFuture.supplyAsync(() -> {
+                byte[] buffer = new byte[8192];
+                try {
+                    int n;
+                    while ((n = in.read(buffer)) >= 0) {
+                        synchronized (received) {
+                            received.write(buffer, 0, n);
+                        }
+                        if (received.size() > 4 * 1024 * 1024) {
+                            break;
+                        }
+                    }
+                    return null;
+                } catch (SocketTimeoutException e) {
+                    return e;
+                } catch (IOException e) {
+                    return null; // reset after a complete answer: keep what arrived
+                }
+            });
             OutputStream out = socket.getOutputStream();
             try {
                 out.write(request);
                 out.flush();
                 socket.shutdownOutput();
             } catch (IOException e) {
-                // The server may answer (413, 431) and close before it has read everything; read what it said.
+                // The server answered and closed before it read everything; what it said is being read.
             }
-            ByteArrayOutputStream received = new ByteArrayOutputStream();
-            InputStream in = socket.getInputStream();
-            byte[] buffer = new byte[8192];
-            try {
-                int n;
-                while ((n = in.read(buffer)) >= 0) {
-                    received.write(buffer, 0, n);
-                    if (received.size() > 4 * 1024 * 1024) {
-                        break;
-                    }
-                }
-            } catch (SocketTimeoutException e) {
-                throw new IOException("no end of answer within 15 s; received: " + received.toString(StandardCharsets.ISO_8859_1), e);
-            } catch (IOException e) {
-                // connection reset after a complete answer: keep what arrived
+            IOException timeout = reading.join();
+            if (timeout != null) {
+                throw new IOException("no end of answer within 15 s; received: " + received.toString(StandardCharsets.ISO_8859_1), timeout);
             }
             return parse(received.toByteArray());
         }
