@@ -5,6 +5,8 @@ import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.Served;
 import dev.dra.sidecar.store.MetadataStore;
 import io.smallrye.mutiny.Uni;
+import io.vertx.core.Context;
+import io.vertx.core.Vertx;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.ws.rs.core.Response;
 import java.time.Duration;
@@ -54,7 +56,12 @@ public class Representations {
             return Uni.createFrom().item(respond(served, conditions, mediaType));
         }
         long deadline = System.nanoTime() + wait.toNanos();
-        return waitForChange(snapshot, resolve, conditions, mediaType, deadline);
+        Context context = Vertx.currentContext();
+        Uni<Response> waiting = waitForChange(snapshot, resolve, conditions, mediaType, deadline);
+        // Changes arrive on the refresh thread and timeouts on the timer thread: answer on the request's own event
+        // loop. Completed on a foreign thread, an answer could sit unsent until the connection's next event
+        // (LongPollLoadIT saw timeout answers 5 s late, at the next wave of timeouts).
+        return context == null ? waiting : waiting.emitOn(task -> context.runOnContext(v -> task.run()));
     }
 
     private Uni<Response> waitForChange(MetadataSnapshot seen, Function<MetadataSnapshot, ? extends Served> resolve,

@@ -209,11 +209,6 @@ class HostileHttpIT {
                 + "Transfer-Encoding: chunked\r\n\r\n5\r\nhello\r\n0\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1),
                 Set.of(200, 400), true));
         // The validator: a body larger than the file limit (1 MiB) is refused.
-        cases.add(new Case("POST /validate 10 MB", request("POST", "/validate", new byte[10 * 1024 * 1024],
-                "Content-Type: application/json"), Set.of(413), true));
-        cases.add(new Case("POST /validate 2 MB JSON", request("POST", "/validate",
-                ("[" + "1,".repeat(1024 * 1024) + "1]").getBytes(StandardCharsets.UTF_8), "Content-Type: application/json"),
-                Set.of(413), true));
         cases.add(new Case("POST /validate image", request("POST", "/validate", new byte[10], "Content-Type: image/png"),
                 Set.of(415), true));
         cases.add(new Case("POST /validate lying Content-Length", ("POST /validate HTTP/1.1\r\nHost: localhost\r\n"
@@ -260,11 +255,22 @@ class HostileHttpIT {
                 }
             }
         }
+        // Large bodies through an HTTP client (a raw socket that is still sending when the server answers 413
+        // and closes gets a reset that discards the answer): refused, with a problem, whatever the size.
+        for (byte[] body : List.of(new byte[10 * 1024 * 1024], ("[" + "1,".repeat(1024 * 1024) + "1]").getBytes(StandardCharsets.UTF_8))) {
+            java.net.http.HttpResponse<String> r = sidecar.send(java.net.http.HttpRequest.newBuilder(sidecar.uri("/validate"))
+                    .header("Content-Type", "application/json").timeout(java.time.Duration.ofSeconds(60))
+                    .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body)).build());
+            statuses.merge(r.statusCode(), 1, Integer::sum);
+            if (r.statusCode() != 413 || !r.body().contains("\"code\":\"payload-too-large\"") || r.body().contains(MARKER)) {
+                failures.add("POST /validate " + body.length + " bytes: " + r.statusCode() + " " + r.body());
+            }
+        }
         // The sidecar still serves, and logged no internal error.
         RawHttp.Answer fine = RawHttp.exchange(sidecar.port, get("/claims/ok/gpu"));
         assertEquals(200, fine.status(), fine.body());
         String log = sidecar.log();
-        System.out.printf("[hostile] %d hostile requests, answers by status %s, canary never served%n", corpus.size(), statuses);
+        System.out.printf("[hostile] %d hostile requests (+2 large POSTs), answers by status %s, canary never served%n", corpus.size(), statuses);
         assertTrue(failures.isEmpty(), failures.size() + " of " + corpus.size() + " wrong:\n" + String.join("\n", failures));
         String unexpected = log.lines().filter(l -> l.contains("ERROR") || l.contains("Exception"))
                 .filter(l -> !l.contains("For HTTP/1.x requests, the 'Host' header is required")).reduce("", (a, b) -> a + b + "\n");

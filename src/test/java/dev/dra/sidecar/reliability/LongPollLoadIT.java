@@ -121,6 +121,7 @@ class LongPollLoadIT {
                     Files.writeString(changing, object("changing", generation));
                     nextChange += TimeUnit.SECONDS.toNanos(7);
                 }
+                assertTrue(sidecar.isAlive(), "the sidecar exited during the load:\n" + sidecar.log());
                 int threads = sidecar.threads();
                 if (threads > maxThreads) {
                     atMax = sidecar.threadNames();
@@ -133,12 +134,15 @@ class LongPollLoadIT {
             for (Thread loader : loaders) {
                 loader.join(TimeUnit.SECONDS.toMillis(30));
             }
-            // Every waiter ends: the last polls finish at their timeout at the latest.
+            // A last change answers the change waiters still out; the timeout waiters end at their timeout.
+            generation++;
+            changedAt.set(System.nanoTime());
+            Files.writeString(changing, object("changing", generation));
             boolean drained = Sidecar.await(Duration.ofSeconds(TIMEOUT_SECONDS + 20), () -> outstanding.get() == 0);
             long rssAfter = sidecar.rssKib();
             int threadsAfter = sidecar.threads();
 
-            int changes = (int) generation - 1;
+            int changes = (int) generation - 2; // changes made during the run; the last one drains
             System.out.printf("[load] %d waiters for %d s with %d steady GETs: %d answered on %d changes (slowest %d ms "
                             + "after the change), %d at the %d s timeout; server threads %d before, %d..%d during, %d "
                             + "after; RSS %d MiB before, max %d MiB, %d MiB after (limit %d MiB)%n",
