@@ -20,7 +20,9 @@ public class HostHeaderFilter {
 
     @ServerRequestFilter(preMatching = true)
     Response checkHost(HttpServerRequest request) {
-        String raw = request.getHeader("Host");
+        // RFC 9112 §3.2: a request with more than one Host field is answered 400. getHeader() returns only the
+        // first, so "Host: localhost" followed by "Host: evil.example" would pass.
+        String raw = request.headers().getAll("Host").size() > 1 ? "" : request.getHeader("Host");
         if (raw == null && request.authority() != null) {
             raw = request.authority().toString(); // HTTP/2 has :authority instead of a Host header
         }
