@@ -84,7 +84,7 @@ public final class MetadataStore implements AutoCloseable {
      */
     private static final long SETTLE_MILLIS = 100;
 
-    /** The poll interval is at least this many times the CPU time polling every file takes. */
+    /** Poll and rescan intervals are at least this many times the CPU time polling or walking the tree takes. */
     private static final long POLL_COST_FACTOR = 20;
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
@@ -279,8 +279,11 @@ public final class MetadataStore implements AutoCloseable {
 
     /** Walks the tree and aligns the tracked files with it; true when files appeared or vanished. */
     private boolean rescan() {
+        long cpuStarted = THREADS.getCurrentThreadCpuTime();
         TreeScanner.Scan scan = scanner.scan();
-        nextRescanNanos = System.nanoTime() + settings.rescanInterval().toNanos();
+        // Like polling, walking a huge tree is spaced out so that it takes at most about 5 % of a core.
+        long walkCost = THREADS.getCurrentThreadCpuTime() - cpuStarted;
+        nextRescanNanos = System.nanoTime() + Math.max(settings.rescanInterval().toNanos(), walkCost * POLL_COST_FACTOR);
         if (!scan.rootExists()) {
             // Poll for the root at every cycle until it appears.
             rescanRequested.set(true);
