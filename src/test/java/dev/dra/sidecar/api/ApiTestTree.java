@@ -1,14 +1,13 @@
 package dev.dra.sidecar.api;
 
+import dev.dra.sidecar.TestTrees;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * A metadata root for API tests: the shared conformance tree plus the cases the API adds (two devices with one
@@ -40,27 +39,12 @@ public class ApiTestTree implements QuarkusTestProfile {
     /** One v1beta1 object with one device, as a driver writes it. */
     static String object(String claim, String request, long generation, String driver, String pool, String device,
             String attributes) {
-        return """
-                {"kind":"DeviceMetadata","apiVersion":"metadata.resource.k8s.io/v1beta1",\
-                "metadata":{"name":"%s","namespace":"default","uid":"uid-%s","generation":%d},\
-                "requests":[{"name":"%s","devices":[{"driver":"%s","pool":"%s","name":"%s","attributes":{%s}}]}]}
-                """.formatted(claim, claim, generation, request, driver, pool, device, attributes);
+        return TestTrees.object(claim, request, generation, driver, pool, device, attributes);
     }
 
     private static Path create() {
         try {
-            Path root = Files.createTempDirectory("dra-api-test");
-            Path conformance = Path.of("src/test/resources/fixtures/conformance/root");
-            try (Stream<Path> tree = Files.walk(conformance)) {
-                for (Path source : (Iterable<Path>) tree::iterator) {
-                    Path target = root.resolve(conformance.relativize(source).toString());
-                    if (Files.isDirectory(source)) {
-                        Files.createDirectories(target);
-                    } else {
-                        Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
-                    }
-                }
-            }
+            Path root = TestTrees.copyOf("src/test/resources/fixtures/conformance/root", "dra-api-test");
             // Two drivers each name their device gpu-0: an attribute lookup must be told which one.
             writeTo(root, "resourceclaims/twins/gpu/a.example.com-metadata.json",
                     object("twins", "gpu", 1, "a.example.com", "pool-a", "gpu-0", "\"model\":{\"string\":\"A\"}"));

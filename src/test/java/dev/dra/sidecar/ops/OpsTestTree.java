@@ -1,5 +1,6 @@
 package dev.dra.sidecar.ops;
 
+import dev.dra.sidecar.TestTrees;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -8,7 +9,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
 import java.util.Map;
-import java.util.stream.Stream;
 
 /**
  * A metadata root for operations tests: a copy of the sample tree ({@code deploy/sample/dra-device-attributes})
@@ -46,32 +46,13 @@ public class OpsTestTree implements QuarkusTestProfile {
         }
     }
 
-    /** One v1beta1 object with one device, as a driver writes it. */
-    static String object(String claim, String request, String driver, String device, String attributes) {
-        return """
-                {"kind":"DeviceMetadata","apiVersion":"metadata.resource.k8s.io/v1beta1",\
-                "metadata":{"name":"%s","namespace":"default","uid":"uid-%s","generation":1},\
-                "requests":[{"name":"%s","devices":[{"driver":"%s","pool":"pool-0","name":"%s","attributes":{%s}}]}]}
-                """.formatted(claim, claim, request, driver, device, attributes);
+    /** A fresh copy of the sample tree in a temporary directory. */
+    static Path copyOfSample() {
+        return TestTrees.copyOf("deploy/sample/dra-device-attributes", "dra-ops-test");
     }
 
-    static Path copyOfSample() {
-        try {
-            Path root = Files.createTempDirectory("dra-ops-test");
-            Path sample = Path.of("deploy/sample/dra-device-attributes");
-            try (Stream<Path> tree = Files.walk(sample)) {
-                for (Path source : (Iterable<Path>) tree::iterator) {
-                    Path target = root.resolve(sample.relativize(source).toString());
-                    if (Files.isDirectory(source)) {
-                        Files.createDirectories(target);
-                    } else {
-                        Files.copy(source, target, StandardCopyOption.REPLACE_EXISTING);
-                    }
-                }
-            }
-            return root;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+    /** One v1beta1 object with one device of pool {@code pool-0}, generation 1. */
+    static String object(String claim, String request, String driver, String device, String attributes) {
+        return TestTrees.object(claim, request, 1, driver, "pool-0", device, attributes);
     }
 }
