@@ -64,7 +64,7 @@ public abstract class ClaimResources {
     public Uni<Response> claim(@PathParam("claim") @Parameter(description = "Claim name (DNS subdomain)") String claim,
             @BeanParam Conditions conditions) {
         PathNames.claim(claim);
-        return representations.answer(s -> claimEntry(s, claim).served(), conditions, MediaType.APPLICATION_JSON);
+        return representations.answer(s -> SnapshotLookup.claim(s, kind(), claim).served(), conditions, MediaType.APPLICATION_JSON);
     }
 
     @GET
@@ -82,7 +82,7 @@ public abstract class ClaimResources {
             @BeanParam Conditions conditions) {
         PathNames.claim(claim);
         PathNames.request(request);
-        return representations.answer(s -> requestEntry(s, claim, request).merged(), conditions,
+        return representations.answer(s -> SnapshotLookup.request(s, kind(), claim, request).merged(), conditions,
                 MediaType.APPLICATION_JSON);
     }
 
@@ -102,7 +102,7 @@ public abstract class ClaimResources {
         PathNames.claim(claim);
         PathNames.request(request);
         PathNames.driver(driver);
-        return representations.answer(s -> driverEntry(s, claim, request, driver).served(), conditions,
+        return representations.answer(s -> SnapshotLookup.driver(s, kind(), claim, request, driver).served(), conditions,
                 MediaType.APPLICATION_JSON);
     }
 
@@ -139,35 +139,9 @@ public abstract class ClaimResources {
         }, conditions, text ? MediaType.TEXT_PLAIN + ";charset=UTF-8" : MediaType.APPLICATION_JSON);
     }
 
-    private ClaimEntry claimEntry(MetadataSnapshot snapshot, String claim) {
-        ClaimEntry entry = snapshot.claims(kind()).claims().get(claim);
-        if (entry == null) {
-            throw ApiException.notFound("no " + noun() + " " + claim + " in this container; the sidecar container "
-                    + "sees only the claims listed in its own resources.claims");
-        }
-        return entry;
-    }
-
-    private RequestEntry requestEntry(MetadataSnapshot snapshot, String claim, String request) {
-        RequestEntry entry = claimEntry(snapshot, claim).requests().get(request);
-        if (entry == null) {
-            throw ApiException.notFound("no request " + request + " in " + noun() + " " + claim);
-        }
-        return entry;
-    }
-
-    private DriverEntry driverEntry(MetadataSnapshot snapshot, String claim, String request, String driver) {
-        DriverEntry entry = requestEntry(snapshot, claim, request).drivers().get(driver);
-        if (entry == null) {
-            throw ApiException.notFound("no metadata of driver " + driver + " for request " + request + " of "
-                    + noun() + " " + claim);
-        }
-        return entry;
-    }
-
     private AttributeValue attributeValue(MetadataSnapshot snapshot, String claim, String request, String device,
             String attribute, String driver, String pool) {
-        RequestEntry entry = requestEntry(snapshot, claim, request);
+        RequestEntry entry = SnapshotLookup.request(snapshot, kind(), claim, request);
         if (entry.merged() instanceof Served.Unavailable failure) {
             throw Representations.failure(failure);
         }
@@ -178,7 +152,7 @@ public abstract class ClaimResources {
                 .toList();
         if (matches.isEmpty()) {
             throw ApiException.notFound("no device " + PathNames.quote(device) + " in request " + request + " of "
-                    + noun() + " " + claim + (driver == null && pool == null ? "" : " with that driver and pool"));
+                    + SnapshotLookup.noun(kind()) + " " + claim + (driver == null && pool == null ? "" : " with that driver and pool"));
         }
         if (matches.size() > 1) {
             throw new ApiException(409, "ambiguous-device", "Ambiguous device", "request " + request + " has "
@@ -193,9 +167,6 @@ public abstract class ClaimResources {
         return value;
     }
 
-    private String noun() {
-        return kind() == ClaimKind.CLAIM ? "claim" : "template claim";
-    }
 
     /** {@code text/plain} only when the client ranks it above JSON. */
     private static boolean prefersText(HttpHeaders headers) {

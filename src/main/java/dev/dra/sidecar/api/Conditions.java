@@ -67,6 +67,11 @@ public class Conditions {
 
     /** Whether {@code If-None-Match} names {@code etag} (or is {@code *}). */
     boolean notModified(String etag) {
+        return notModified(ifNoneMatch, etag);
+    }
+
+    /** Whether the {@code If-None-Match} header value {@code ifNoneMatch} names {@code etag} (or is {@code *}). */
+    static boolean notModified(String ifNoneMatch, String etag) {
         if (ifNoneMatch == null || etag == null) {
             return false;
         }

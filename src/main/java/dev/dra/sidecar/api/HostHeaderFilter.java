@@ -20,6 +20,15 @@ public class HostHeaderFilter {
 
     @ServerRequestFilter(preMatching = true)
     Response checkHost(HttpServerRequest request) {
+        if (allows(request)) {
+            return null;
+        }
+        return ProblemMappers.problem(Problem.of(400, "invalid-host", "Invalid Host header", "this API answers only to "
+                + "Host " + String.join(", ", allowed) + " (setting dra.api.allowed-hosts)")).build();
+    }
+
+    /** Whether the request's Host is one of the allowed ones. */
+    boolean allows(HttpServerRequest request) {
         // RFC 9112 §3.2: a request with more than one Host field is answered 400. getHeader() returns only the
         // first, so "Host: localhost" followed by "Host: evil.example" would pass.
         String raw = request.headers().getAll("Host").size() > 1 ? "" : request.getHeader("Host");
@@ -27,11 +36,7 @@ public class HostHeaderFilter {
             raw = request.authority().toString(); // HTTP/2 has :authority instead of a Host header
         }
         String host = raw == null ? null : hostName(raw.trim().toLowerCase(Locale.ROOT));
-        if (host != null && allowed.contains(host)) {
-            return null;
-        }
-        return ProblemMappers.problem(Problem.of(400, "invalid-host", "Invalid Host header", "this API answers only to "
-                + "Host " + String.join(", ", allowed) + " (setting dra.api.allowed-hosts)")).build();
+        return host != null && allowed.contains(host);
     }
 
     /**

@@ -12,6 +12,7 @@ import jakarta.ws.rs.core.Response;
 import java.time.Duration;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.BiConsumer;
 import java.util.function.Function;
 
 /**
@@ -100,14 +101,19 @@ public class Representations {
         Response.ResponseBuilder response = conditions.notModified(available.etag())
                 ? Response.notModified()
                 : Response.ok(available.body(), mediaType);
-        response.header("ETag", available.etag());
+        headers(available, response::header);
+        return response.build();
+    }
+
+    /** The headers every answer with {@code available} carries: ETag, the source versions, a stale warning. */
+    static void headers(Served.Available available, BiConsumer<String, String> header) {
+        header.accept("ETag", available.etag());
         if (available.sourceVersions() != null) {
-            response.header(SOURCE_VERSION_HEADER, available.sourceVersions());
+            header.accept(SOURCE_VERSION_HEADER, available.sourceVersions());
         }
         if (available.staleReason() != null) {
-            response.header("Warning", "110 - \"stale: " + headerSafe(available.staleReason()) + '"');
+            header.accept("Warning", "110 - \"stale: " + headerSafe(available.staleReason()) + '"');
         }
-        return response.build();
     }
 
     static ApiException failure(Served.Unavailable failure) {

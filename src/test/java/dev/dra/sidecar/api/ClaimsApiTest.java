@@ -10,7 +10,10 @@ import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
 import static org.hamcrest.Matchers.startsWith;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
 import io.quarkus.test.junit.QuarkusTest;
+import java.util.List;
 import io.quarkus.test.junit.TestProfile;
 import org.junit.jupiter.api.Test;
 
@@ -188,6 +191,28 @@ class ClaimsApiTest {
 
     @io.quarkus.test.common.http.TestHTTPResource("/")
     java.net.URI base;
+
+    @Test
+    void fastReadsAnswerExactlyAsTheResourcesDo() {
+        // Plain reads are served by FastReads; any query parameter sends them through the JAX-RS resources.
+        for (String path : List.of("/claims", "/template-claims", "/claims/multi", "/claims/multi/gpu",
+                "/claims/multi/gpu/drivers/b.example.com", "/template-claims/gpu/gpu", "/claims/breaking/gpu")) {
+            io.restassured.response.Response fast = given().get(path);
+            io.restassured.response.Response resource = given().queryParam("waitForChange", "false").get(path);
+            assertEquals(resource.statusCode(), fast.statusCode(), path);
+            assertEquals(resource.asString(), fast.asString(), path);
+            for (String header : List.of("ETag", "Metadata-Source-Version", "Warning")) {
+                assertEquals(resource.header(header), fast.header(header), path + " " + header);
+            }
+            assertEquals(resource.contentType(), fast.contentType(), path);
+        }
+    }
+
+    @Test
+    void fastReadsLeaveContentNegotiationToTheResources() {
+        given().accept("image/png").get("/claims/multi/gpu").then().statusCode(406).contentType(PROBLEM);
+        given().header("Accept", "text/html, */*;q=0.1").get("/claims/multi/gpu").then().statusCode(200);
+    }
 
     @Test
     void refusesOtherMethodsWithAProblem() {
