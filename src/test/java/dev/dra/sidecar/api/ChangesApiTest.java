@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.Eventually;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -23,7 +24,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 /** What clients see when files change under the sidecar: long polls, new ETags, stale warnings. */
@@ -85,7 +86,8 @@ class ChangesApiTest {
         String path = "/claims/breaking/gpu";
         String good = given().get(path).then().statusCode(200).extract().asString();
         ApiTestTree.write("resourceclaims/breaking/gpu/gpu.example.com-metadata.json", "{\"kind\":\"DeviceMeta");
-        await(() -> given().get(path).header("Warning") != null, () -> "no Warning");
+        Eventually.await(Duration.ofSeconds(20), () -> given().get(path).header("Warning"), Objects::nonNull,
+                "a stale Warning");
         given().get(path).then().statusCode(200)
                 .header("Warning", containsString("110 - \"stale: "))
                 .header("Warning", containsString("malformed"))
@@ -94,7 +96,8 @@ class ChangesApiTest {
                 .header("Warning", containsString("stale"));
         ApiTestTree.write("resourceclaims/breaking/gpu/gpu.example.com-metadata.json",
                 ApiTestTree.object("breaking", "gpu", 2, "gpu.example.com", "p", "gpu-0", "\"model\":{\"string\":\"Y\"}"));
-        await(() -> given().get(path).header("Warning") == null, () -> "still stale");
+        Eventually.await(Duration.ofSeconds(20), () -> given().get(path).header("Warning"), Objects::isNull,
+                "no Warning once the file decodes again");
         given().get(path + "/drivers/gpu.example.com").then().statusCode(200).body("metadata.generation", equalTo(2));
     }
 
@@ -113,7 +116,7 @@ class ChangesApiTest {
                 polls.add(client.sendAsync(HttpRequest.newBuilder(uri).timeout(Duration.ofSeconds(150)).build(),
                         HttpResponse.BodyHandlers.ofString()));
             }
-            await(() -> waiting() >= waiters, () -> waiting() + " of " + waiters + " waiting");
+            Eventually.await(Duration.ofSeconds(20), this::waiting, n -> n >= waiters, "long polls waiting in the store");
             int threadsWhileWaiting = ManagementFactory.getThreadMXBean().getThreadCount();
             int written = rewrite();
             CompletableFuture.allOf(polls.toArray(CompletableFuture[]::new)).get(60, TimeUnit.SECONDS);
@@ -132,19 +135,5 @@ class ChangesApiTest {
     /** Long polls waiting in the store, from the metric the sidecar exposes. */
     private int waiting() {
         return io.quarkus.arc.Arc.container().instance(dev.dra.sidecar.store.MetadataStore.class).get().waiting();
-    }
-
-    private static void await(BooleanSupplier condition, java.util.function.Supplier<String> state) {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
-        while (!condition.getAsBoolean()) {
-            if (System.nanoTime() > deadline) {
-                throw new AssertionError("condition not met within 20 s: " + state.get());
-            }
-            try {
-                Thread.sleep(10);
-            } catch (InterruptedException e) {
-                throw new AssertionError(e);
-            }
-        }
     }
 }

@@ -1,5 +1,7 @@
 package dev.dra.sidecar.ops;
 
+import dev.dra.sidecar.Eventually;
+
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;

@@ -1,5 +1,7 @@
 package dev.dra.sidecar.ops;
 
+import dev.dra.sidecar.Eventually;
+
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;

@@ -1,16 +1,16 @@
-package dev.dra.sidecar.ops;
+package dev.dra.sidecar;
 
 import java.time.Duration;
 import java.util.function.Supplier;
 import org.opentest4j.AssertionFailedError;
 
 /** Polls a condition until a deadline: changes on disk reach the sidecar within a poll or two, not at once. */
-final class Eventually {
+public final class Eventually {
 
     private Eventually() {}
 
     /** Returns the first value {@code probe} gives that {@code done} accepts; fails with the last one seen. */
-    static <T> T await(Duration within, Supplier<T> probe, java.util.function.Predicate<T> done, String what) {
+    public static <T> T await(Duration within, Supplier<T> probe, java.util.function.Predicate<T> done, String what) {
         long deadline = System.nanoTime() + within.toNanos();
         T last = probe.get();
         while (!done.test(last)) {
