@@ -41,7 +41,7 @@ public class Conditions {
             return null;
         }
         if (!waitForChange.equalsIgnoreCase("true")) {
-            throw ApiException.invalidParameter("waitForChange must be true or false, got " + PathNames.quote(waitForChange));
+            throw new ApiException(ProblemType.INVALID_PARAMETER, "waitForChange must be true or false, got " + PathNames.quote(waitForChange));
         }
         return timeoutSeconds == null ? config.longPollDefaultTimeout() : seconds(config);
     }
@@ -56,7 +56,7 @@ public class Conditions {
         } catch (NumberFormatException e) {
             // answered below
         }
-        throw ApiException.invalidParameter("timeoutSeconds must be a whole number from 1 to " + max + ", got "
+        throw new ApiException(ProblemType.INVALID_PARAMETER, "timeoutSeconds must be a whole number from 1 to " + max + ", got "
                 + PathNames.quote(timeoutSeconds));
     }
 
