@@ -35,6 +35,33 @@ class OpenApiDocumentTest {
                 "src/main/openapi/openapi.yaml is out of date: copy target/openapi/openapi.yaml over it");
     }
 
+    /**
+     * The operationIds clients generate code from: set explicitly (ApiRoutes.ClaimRoute and ValidateResource), one per
+     * operation, and never renamed.
+     */
+    @Test
+    void operationIdsAreThePublishedOnes() throws Exception {
+        String served = given().accept("application/json").get(managementUrl("/q/openapi")).then().statusCode(200)
+                .extract().asString();
+        java.util.Map<String, String> ids = new java.util.TreeMap<>();
+        new ObjectMapper().readTree(served).get("paths").properties().forEach(path -> path.getValue().properties()
+                .forEach(op -> ids.put(op.getKey() + " " + path.getKey(), op.getValue().path("operationId").asText(null))));
+        assertEquals(new java.util.TreeMap<>(java.util.Map.ofEntries(
+                java.util.Map.entry("get /claims", "listClaims"),
+                java.util.Map.entry("get /claims/{claim}", "getClaim"),
+                java.util.Map.entry("get /claims/{claim}/{request}", "getClaimRequest"),
+                java.util.Map.entry("get /claims/{claim}/{request}/drivers/{driver}", "getClaimDriver"),
+                java.util.Map.entry("get /claims/{claim}/{request}/devices/{device}/attributes/{attribute}",
+                        "getClaimAttribute"),
+                java.util.Map.entry("get /template-claims", "listTemplateClaims"),
+                java.util.Map.entry("get /template-claims/{claim}", "getTemplateClaim"),
+                java.util.Map.entry("get /template-claims/{claim}/{request}", "getTemplateClaimRequest"),
+                java.util.Map.entry("get /template-claims/{claim}/{request}/drivers/{driver}", "getTemplateClaimDriver"),
+                java.util.Map.entry("get /template-claims/{claim}/{request}/devices/{device}/attributes/{attribute}",
+                        "getTemplateClaimAttribute"),
+                java.util.Map.entry("post /validate", "validateStream"))), ids);
+    }
+
     @Test
     void documentIsServedOnTheManagementInterfaceOnly() {
         given().get("/q/openapi").then().statusCode(404);
