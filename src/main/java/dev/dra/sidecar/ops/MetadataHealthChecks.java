@@ -46,11 +46,6 @@ public class MetadataHealthChecks {
         this.livenessWindow = tenPolls.compareTo(MIN_LIVENESS_WINDOW) > 0 ? tenPolls : MIN_LIVENESS_WINDOW;
     }
 
-    /** The parsed {@code dra.metadata.expected-claims}. */
-    public List<ExpectedClaim> expected() {
-        return expected;
-    }
-
     @Produces
     @Liveness
     HealthCheck refreshLoop() {
