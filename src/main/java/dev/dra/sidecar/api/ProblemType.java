@@ -9,30 +9,31 @@ import dev.dra.sidecar.decode.FailureCode;
  * problem responses of each operation are derived from here; docs/api.md describes each code (a test checks that
  * every code is there).
  *
- * <p>A new problem: one constant here, thrown as {@code new ApiException(ProblemType.X, detail)}.
+ * <p>A new problem: one constant here, thrown as {@code new ApiException(ProblemType.X, detail)}, and its row in
+ * docs/api.md (ApiReferenceTest checks it), then regenerate the OpenAPI document (OpenApiDocumentTest says how).
  */
 public enum ProblemType {
-    INVALID_NAME("invalid-name", 400, "Invalid name", null, Listed.EVERY_READ,
+    INVALID_NAME("invalid-name", 400, "Invalid name", false, Listed.EVERY_READ,
             "a name in the path is not valid"),
-    INVALID_PARAMETER("invalid-parameter", 400, "Invalid parameter", null, Listed.EVERY_READ,
+    INVALID_PARAMETER("invalid-parameter", 400, "Invalid parameter", false, Listed.EVERY_READ,
             "a bad query parameter"),
-    INVALID_HOST("invalid-host", 400, "Invalid Host header", null, Listed.EVERY_READ,
+    INVALID_HOST("invalid-host", 400, "Invalid Host header", false, Listed.EVERY_READ,
             "the Host header is not an allowed one"),
-    BAD_REQUEST("bad-request", 400, "Bad request", null, Listed.NOWHERE,
+    BAD_REQUEST("bad-request", 400, "Bad request", false, Listed.NOWHERE,
             "the request is malformed in another way"),
-    NOT_FOUND("not-found", 404, "Not found", null, Listed.EVERY_READ,
+    NOT_FOUND("not-found", 404, "Not found", false, Listed.EVERY_READ,
             "no such claim, request, driver, device or attribute"),
-    METHOD_NOT_ALLOWED("method-not-allowed", 405, "Method not allowed", null, Listed.NOWHERE,
+    METHOD_NOT_ALLOWED("method-not-allowed", 405, "Method not allowed", false, Listed.NOWHERE,
             "the resource does not take this method (Allow names those it takes)"),
-    NOT_ACCEPTABLE("not-acceptable", 406, "Not acceptable", null, Listed.NOWHERE,
+    NOT_ACCEPTABLE("not-acceptable", 406, "Not acceptable", false, Listed.NOWHERE,
             "Accept excludes every media type the resource has"),
-    AMBIGUOUS_DEVICE("ambiguous-device", 409, "Ambiguous device", null, Listed.ATTRIBUTE_READ,
+    AMBIGUOUS_DEVICE("ambiguous-device", 409, "Ambiguous device", false, Listed.ATTRIBUTE_READ,
             "several devices of the request have this name; pick one with ?driver= and/or ?pool="),
-    PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large", null, Listed.VALIDATE,
+    PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large", false, Listed.VALIDATE,
             "the body is larger than dra.metadata.max-file-size"),
-    UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type", null, Listed.NOWHERE,
+    UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type", false, Listed.NOWHERE,
             "the body's Content-Type is not one the resource takes"),
-    INTERNAL("internal", 500, "Internal error", null, Listed.NOWHERE,
+    INTERNAL("internal", 500, "Internal error", false, Listed.NOWHERE,
             "the sidecar failed; its log says why"),
     INVALID_OBJECT(FailureCode.INVALID_OBJECT, 502, "Metadata object cannot be decoded",
             "a file holds an object that cannot be decoded"),
@@ -67,28 +68,27 @@ public enum ProblemType {
     private final String code;
     private final int status;
     private final String title;
-    private final Integer retryAfterSeconds;
+    private final boolean retryable;
     private final Listed listed;
     private final String when;
     private final FailureCode failure;
 
-    ProblemType(String code, int status, String title, Integer retryAfterSeconds, Listed listed, String when) {
-        this(code, status, title, retryAfterSeconds, listed, when, null);
+    ProblemType(String code, int status, String title, boolean retryable, Listed listed, String when) {
+        this(code, status, title, retryable, listed, when, null);
     }
 
     /** A file that cannot be served: the decoder's code and whether a retry may help, with an HTTP status here. */
     ProblemType(FailureCode failure, int status, String title, String when) {
-        this(failure.code(), status, title, failure.isTransient() ? RETRY_AFTER_SECONDS : null, Listed.FILE_READ, when,
-                failure);
+        this(failure.code(), status, title, failure.isTransient(), Listed.FILE_READ, when, failure);
     }
 
-    private ProblemType(String code, int status, String title, Integer retryAfterSeconds, Listed listed, String when,
+    private ProblemType(String code, int status, String title, boolean retryable, Listed listed, String when,
             FailureCode failure) {
         this.failure = failure;
         this.code = code;
         this.status = status;
         this.title = title;
-        this.retryAfterSeconds = retryAfterSeconds;
+        this.retryable = retryable;
         this.listed = listed;
         this.when = when;
     }
@@ -108,7 +108,7 @@ public enum ProblemType {
 
     /** The {@code Retry-After} of the answer, or {@code null} when retrying the same request will not help. */
     Integer retryAfterSeconds() {
-        return retryAfterSeconds;
+        return retryable ? RETRY_AFTER_SECONDS : null;
     }
 
     Listed listed() {
