@@ -21,7 +21,7 @@ class ApiRouter {
      * The request-context local that Quarkus' Micrometer binder takes the {@code uri} label from; RESTEasy Reactive
      * sets it to the matched resource's template, so a request the resources answer reports the same template.
      */
-    static final String URI_TEMPLATE = "UrlPathTemplate";
+    private static final String URI_TEMPLATE = "UrlPathTemplate";
 
     private final HostHeaderFilter hosts;
     private final FastReads reads;

@@ -14,14 +14,14 @@ import java.util.Optional;
  * <p>A new route under both claim kinds: a path constant here, a {@link ClaimRoute} constant naming it, and the
  * resource method in {@link ClaimResources} with {@code @Path} of that constant.
  */
-public final class ApiRoutes {
+final class ApiRoutes {
 
     /** Claims referenced by name. */
-    public static final String CLAIMS = "/" + ClaimKind.CLAIMS;
+    static final String CLAIMS = "/" + ClaimKind.CLAIMS;
     /** Claims generated from a ResourceClaimTemplate. */
-    public static final String TEMPLATE_CLAIMS = "/" + ClaimKind.TEMPLATE_CLAIMS;
+    static final String TEMPLATE_CLAIMS = "/" + ClaimKind.TEMPLATE_CLAIMS;
     /** Stream validation for driver authors. */
-    public static final String VALIDATE = "/validate";
+    static final String VALIDATE = "/validate";
 
     // Below a claim kind's path, as JAX-RS templates.
     static final String CLAIM = "{claim}";

@@ -56,7 +56,7 @@ class FastReads {
     }
 
     /** Whether JSON is acceptable; anything less clear is left to the resources' content negotiation (406). */
-    static boolean acceptsJson(String accept) {
+    private static boolean acceptsJson(String accept) {
         if (accept == null) {
             return true;
         }

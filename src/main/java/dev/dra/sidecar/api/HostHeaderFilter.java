@@ -55,7 +55,7 @@ class HostHeaderFilter {
      * The host without its port: {@code localhost:8089} → {@code localhost}, {@code [::1]:8089} → {@code [::1]};
      * {@code null} when what follows the host is not a port.
      */
-    static String hostName(String host) {
+    private static String hostName(String host) {
         int end = host.startsWith("[") ? host.indexOf(']') + 1 : host.indexOf(':');
         if (end <= 0 || end == host.length()) {
             return end == 0 ? null : host;

@@ -20,7 +20,7 @@ import java.util.function.Function;
  * thread, and its answer is sent on the request's own event loop.
  */
 @ApplicationScoped
-public class LongPolls {
+class LongPolls {
 
     /**
      * Fires every long-poll timeout, so that any number of waiters timing out together takes one thread, never the

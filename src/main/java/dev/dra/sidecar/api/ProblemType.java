@@ -12,7 +12,7 @@ import dev.dra.sidecar.decode.FailureCode;
  * <p>A new problem: one constant here, thrown as {@code new ApiException(ProblemType.X, detail)}, and its row in
  * docs/api.md (ApiReferenceTest checks it), then regenerate the OpenAPI document (OpenApiDocumentTest says how).
  */
-public enum ProblemType {
+enum ProblemType {
     INVALID_NAME("invalid-name", 400, "Invalid name", false, Listed.EVERY_READ,
             "a name in the path is not valid"),
     INVALID_PARAMETER("invalid-parameter", 400, "Invalid parameter", false, Listed.EVERY_READ,
@@ -63,7 +63,7 @@ public enum ProblemType {
     }
 
     /** Seconds a client should wait before it retries a retryable problem. */
-    static final int RETRY_AFTER_SECONDS = 1;
+    private static final int RETRY_AFTER_SECONDS = 1;
 
     private final String code;
     private final int status;

@@ -31,7 +31,7 @@ import org.eclipse.microprofile.health.Readiness;
 @io.quarkus.runtime.Startup
 public class MetadataHealthChecks {
 
-    static final Duration MIN_LIVENESS_WINDOW = Duration.ofSeconds(10);
+    private static final Duration MIN_LIVENESS_WINDOW = Duration.ofSeconds(10);
 
     private final MetadataStore store;
     private final List<ExpectedClaim> expected;
