@@ -23,9 +23,10 @@ public class Conditions {
     String lastEtag;
 
     @QueryParam("timeoutSeconds")
-    @Parameter(description = "Longest wait of a long poll, 1 to 300 seconds (default 60).",
+    @Parameter(description = "Longest wait of a long poll, 1 to " + ApiConfig.LONG_POLL_MAX_SECONDS + " seconds (default "
+            + ApiConfig.LONG_POLL_DEFAULT_SECONDS + ").",
             schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.INTEGER,
-                    minimum = "1", maximum = "300"))
+                    minimum = "1", maximum = ApiConfig.LONG_POLL_MAX_SECONDS))
     String timeoutSeconds;
 
     @HeaderParam("If-None-Match")
