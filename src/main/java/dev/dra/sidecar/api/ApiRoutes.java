@@ -2,6 +2,7 @@ package dev.dra.sidecar.api;
 
 import dev.dra.sidecar.snapshot.ClaimKind;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
@@ -80,7 +81,7 @@ final class ApiRoutes {
                         return Optional.empty();
                     }
                 } else if (segment.contains(":")) { // takes the rest of the path
-                    values.add(String.join("/", java.util.Arrays.copyOfRange(path, i, path.length)));
+                    values.add(String.join("/", Arrays.copyOfRange(path, i, path.length)));
                     return Optional.of(values);
                 } else {
                     values.add(path[i]);

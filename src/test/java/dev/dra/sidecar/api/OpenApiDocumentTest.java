@@ -1,6 +1,7 @@
 package dev.dra.sidecar.api;
 
 import static io.restassured.RestAssured.given;
+import static java.util.Map.entry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,6 +9,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -43,23 +46,23 @@ class OpenApiDocumentTest {
     void operationIdsAreThePublishedOnes() throws Exception {
         String served = given().accept("application/json").get(managementUrl("/q/openapi")).then().statusCode(200)
                 .extract().asString();
-        java.util.Map<String, String> ids = new java.util.TreeMap<>();
+        Map<String, String> ids = new TreeMap<>();
         new ObjectMapper().readTree(served).get("paths").properties().forEach(path -> path.getValue().properties()
                 .forEach(op -> ids.put(op.getKey() + " " + path.getKey(), op.getValue().path("operationId").asText(null))));
-        assertEquals(new java.util.TreeMap<>(java.util.Map.ofEntries(
-                java.util.Map.entry("get /claims", "listClaims"),
-                java.util.Map.entry("get /claims/{claim}", "getClaim"),
-                java.util.Map.entry("get /claims/{claim}/{request}", "getClaimRequest"),
-                java.util.Map.entry("get /claims/{claim}/{request}/drivers/{driver}", "getClaimDriver"),
-                java.util.Map.entry("get /claims/{claim}/{request}/devices/{device}/attributes/{attribute}",
+        assertEquals(new TreeMap<>(Map.ofEntries(
+                entry("get /claims", "listClaims"),
+                entry("get /claims/{claim}", "getClaim"),
+                entry("get /claims/{claim}/{request}", "getClaimRequest"),
+                entry("get /claims/{claim}/{request}/drivers/{driver}", "getClaimDriver"),
+                entry("get /claims/{claim}/{request}/devices/{device}/attributes/{attribute}",
                         "getClaimAttribute"),
-                java.util.Map.entry("get /template-claims", "listTemplateClaims"),
-                java.util.Map.entry("get /template-claims/{claim}", "getTemplateClaim"),
-                java.util.Map.entry("get /template-claims/{claim}/{request}", "getTemplateClaimRequest"),
-                java.util.Map.entry("get /template-claims/{claim}/{request}/drivers/{driver}", "getTemplateClaimDriver"),
-                java.util.Map.entry("get /template-claims/{claim}/{request}/devices/{device}/attributes/{attribute}",
+                entry("get /template-claims", "listTemplateClaims"),
+                entry("get /template-claims/{claim}", "getTemplateClaim"),
+                entry("get /template-claims/{claim}/{request}", "getTemplateClaimRequest"),
+                entry("get /template-claims/{claim}/{request}/drivers/{driver}", "getTemplateClaimDriver"),
+                entry("get /template-claims/{claim}/{request}/devices/{device}/attributes/{attribute}",
                         "getTemplateClaimAttribute"),
-                java.util.Map.entry("post /validate", "validateStream"))), ids);
+                entry("post /validate", "validateStream"))), ids);
     }
 
     @Test
