@@ -1,7 +1,5 @@
 package dev.dra.sidecar.ops;
 
-import dev.dra.sidecar.Eventually;
-
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
@@ -9,10 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.LocalPorts;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,8 +39,8 @@ class PackagedJarIT {
     void jsonLogsAndSigtermAnswersLongPolls() throws Exception {
         Path jar = Path.of("target/quarkus-app/quarkus-run.jar");
         assertTrue(Files.isRegularFile(jar), "package the application first: " + jar.toAbsolutePath());
-        int apiPort = freePort();
-        int managementPort = freePort();
+        int apiPort = LocalPorts.free();
+        int managementPort = LocalPorts.free();
         Path root = OpsTestTree.copyOfSample();
         ProcessBuilder builder = new ProcessBuilder(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Dquarkus.http.port=" + apiPort, "-Dquarkus.management.port=" + managementPort,
@@ -124,12 +123,6 @@ class PackagedJarIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
-        }
-    }
-
-    private static int freePort() throws IOException {
-        try (ServerSocket socket = new ServerSocket(0)) {
-            return socket.getLocalPort();
         }
     }
 }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dra.sidecar.testsupport.DeviceMetadataJson;
+import dev.dra.sidecar.testsupport.MetadataFiles;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -40,25 +42,13 @@ class HostileHttpIT {
     static void start() throws IOException {
         work = Files.createTempDirectory("dra-hostile");
         Path root = work.resolve("root");
-        Path ok = root.resolve("resourceclaims/ok/gpu/gpu.example.com-metadata.json");
-        Files.createDirectories(ok.getParent());
-        Files.writeString(ok, """
-                {"kind":"DeviceMetadata","apiVersion":"metadata.resource.k8s.io/v1beta1",\
-                "metadata":{"name":"ok","namespace":"default","generation":1},\
-                "requests":[{"name":"gpu","devices":[{"driver":"gpu.example.com","pool":"p","name":"gpu-0",\
-                "attributes":{"model":{"string":"fine"}}}]}]}
-                """);
+        Path ok = MetadataFiles.create(root.resolve("resourceclaims/ok/gpu/gpu.example.com-metadata.json"),
+                DeviceMetadataJson.forClaim("ok").attributes("\"model\":{\"string\":\"fine\"}").json());
         // The canary: a valid metadata tree right next to the root, and a plain file; no answer may show either.
-        String canary = """
-                {"kind":"DeviceMetadata","apiVersion":"metadata.resource.k8s.io/v1beta1",\
-                "metadata":{"name":"%s","generation":1},\
-                "requests":[{"name":"y","devices":[{"driver":"z","pool":"%s","name":"%s",\
-                "attributes":{"m":{"string":"%s"}}}]}]}
-                """.formatted(MARKER.toLowerCase(), MARKER, MARKER, MARKER);
+        String canary = DeviceMetadataJson.forClaim(MARKER.toLowerCase()).request("y").driver("z").pool(MARKER)
+                .device(MARKER).attributes("\"m\":{\"string\":\"" + MARKER + "\"}").json();
         for (String dir : List.of("outside", "root-outside", "root/../outside2")) {
-            Path c = work.resolve(dir).resolve("resourceclaims/x/y/z-metadata.json");
-            Files.createDirectories(c.getParent());
-            Files.writeString(c, canary);
+            MetadataFiles.create(work.resolve(dir).resolve("resourceclaims/x/y/z-metadata.json"), canary);
         }
         Files.writeString(work.resolve("secret.txt"), MARKER);
         Files.writeString(work.resolve("z-metadata.json"), canary);

@@ -2,6 +2,9 @@ package dev.dra.sidecar.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.testsupport.DeviceMetadataJson;
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.MetadataFiles;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -34,13 +37,10 @@ class LongPollLoadIT {
     /** The container's memory limit (deploy/kubernetes): 160Mi. */
     private static final long RSS_LIMIT_KIB = 160 * 1024;
 
+    /** The claim's object at {@code generation}, with the generation also as attribute {@code gen}. */
     private static String object(String claim, long generation) {
-        return """
-                {"kind":"DeviceMetadata","apiVersion":"metadata.resource.k8s.io/v1beta1",\
-                "metadata":{"name":"%s","namespace":"default","generation":%d},\
-                "requests":[{"name":"gpu","devices":[{"driver":"gpu.example.com","pool":"p","name":"gpu-0",\
-                "attributes":{"gen":{"int":%d}}}]}]}
-                """.formatted(claim, generation, generation);
+        return DeviceMetadataJson.forClaim(claim).generation(generation)
+                .attributes("\"gen\":{\"int\":" + generation + "}").json();
     }
 
     @Test
@@ -48,10 +48,8 @@ class LongPollLoadIT {
         Path root = Files.createTempDirectory("dra-load").resolve("root");
         Path changing = root.resolve("resourceclaims/changing/gpu/gpu.example.com-metadata.json");
         Path still = root.resolve("resourceclaims/still/gpu/gpu.example.com-metadata.json");
-        Files.createDirectories(changing.getParent());
-        Files.createDirectories(still.getParent());
-        Files.writeString(changing, object("changing", 1));
-        Files.writeString(still, object("still", 1));
+        MetadataFiles.create(changing, object("changing", 1));
+        MetadataFiles.create(still, object("still", 1));
 
         try (Sidecar sidecar = Sidecar.start("load", root, List.of(), List.of(), Map.of())) {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -87,7 +85,7 @@ class LongPollLoadIT {
                 loader.start();
                 loaders.add(loader);
             }
-            Sidecar.await(Duration.ofSeconds(2), () -> steady.get() > 200);
+            Eventually.becomesTrue(Duration.ofSeconds(2), () -> steady.get() > 200);
             int threadsBefore = sidecar.threads();
             long rssBefore = sidecar.rssKib();
 
@@ -129,7 +127,7 @@ class LongPollLoadIT {
                 maxThreads = Math.max(maxThreads, threads);
                 minThreads = Math.min(minThreads, threads);
                 maxRss = Math.max(maxRss, sidecar.rssKib());
-                Sidecar.pause(200);
+                Eventually.pause(Duration.ofMillis(200));
             }
             for (Thread loader : loaders) {
                 loader.join(TimeUnit.SECONDS.toMillis(30));
@@ -138,7 +136,7 @@ class LongPollLoadIT {
             generation++;
             changedAt.set(System.nanoTime());
             Files.writeString(changing, object("changing", generation));
-            boolean drained = Sidecar.await(Duration.ofSeconds(TIMEOUT_SECONDS + 20), () -> outstanding.get() == 0);
+            boolean drained = Eventually.becomesTrue(Duration.ofSeconds(TIMEOUT_SECONDS + 20), () -> outstanding.get() == 0);
             long rssAfter = sidecar.rssKib();
             int threadsAfter = sidecar.threads();
 

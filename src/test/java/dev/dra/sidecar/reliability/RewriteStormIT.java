@@ -1,11 +1,13 @@
 package dev.dra.sidecar.reliability;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dra.sidecar.testsupport.DeviceMetadataJson;
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.FileTrees;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +26,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Drivers rewrite their files in place (truncate, then write: Go's os.WriteFile), and the kubelet hands each file
- * to the container as a single-file read-only bind mount (device-metadata.md §7–§8). Under a storm of such
+ * to the container as a single-file read-only bind mount, so a reader can catch a file empty or half-written and a
+ * watch on its directory reports nothing (docs/reliability.md). Under a storm of such
  * rewrites, clients reading all the time must only ever see whole versions that were written, never an error once
  * a file has decoded, never a generation going backwards, and the last version soon after the storm ends.
  */
@@ -40,22 +43,17 @@ class RewriteStormIT {
 
     /** What the driver writes for one generation: v1alpha1 for even files (served re-labelled), v1beta1 for odd. */
     static String version(int file, long generation) {
-        String apiVersion = file % 2 == 0 ? "metadata.resource.k8s.io/v1alpha1" : "metadata.resource.k8s.io/v1beta1";
-        return """
-                {"kind":"DeviceMetadata","apiVersion":"%s",\
-                "metadata":{"name":"storm","namespace":"default","uid":"uid-storm","generation":%d},\
-                "requests":[{"name":"r%d","devices":[{"driver":"%s","pool":"pool-%d","name":"gpu-%d",\
-                "attributes":{"gen":{"int":%d},"model":{"string":"%s"}}}]}]}
-                """.formatted(apiVersion, generation, file, DRIVER, file, file, generation, "x".repeat((int) (generation % 7) * 40));
+        String padding = "x".repeat((int) (generation % 7) * 40);
+        return DeviceMetadataJson.forClaim("storm")
+                .apiVersion(file % 2 == 0 ? DeviceMetadataJson.V1ALPHA1 : DeviceMetadataJson.V1BETA1)
+                .generation(generation).request("r" + file).driver(DRIVER).pool("pool-" + file).device("gpu-" + file)
+                .attributes("\"gen\":{\"int\":" + generation + "},\"model\":{\"string\":\"" + padding + "\"}").json();
     }
 
     @Test
     void clientsSeeOnlyWholeWrittenVersionsDuringARewriteStorm() throws Exception {
-        // The driver's files live on tmpfs, as on a node (/var/run is tmpfs): on ext4, a truncate-and-rewrite
-        // forces block allocation at close (auto_da_alloc), and the writer, not the sidecar, would be measured.
-        Path shm = Path.of("/dev/shm");
-        Path work = Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempDirectory(shm, "dra-storm")
-                : Files.createTempDirectory("dra-storm");
+        // The driver's files live on tmpfs, as on a node (/var/run is tmpfs): the writer is not what is measured.
+        Path work = FileTrees.temporaryDirectoryOnTmpfs("dra-storm");
         Path root = work.resolve("root");
         Path host = Files.createDirectories(work.resolve("driver"));
         boolean bindMounts = Sidecar.canBindMount();
@@ -84,8 +82,8 @@ class RewriteStormIT {
             // Every file decodes before the storm: from here on, no answer may be an error.
             for (int i = 0; i < FILES; i++) {
                 int file = i;
-                assertTrue(Sidecar.await(Duration.ofSeconds(10), () -> generationServed(sidecar, file) == 1),
-                        "file " + i + " served before the storm");
+                Eventually.awaitTrue(Duration.ofSeconds(10), "file " + i + " served before the storm",
+                        () -> generationServed(sidecar, file) == 1);
             }
 
             AtomicLongArray generations = new AtomicLongArray(FILES);
@@ -139,7 +137,7 @@ class RewriteStormIT {
             for (int i = 0; i < FILES; i++) {
                 int file = i;
                 long last = generations.get(i);
-                boolean served = Sidecar.await(PROPAGATION_BOUND.minusNanos(System.nanoTime() - lastWriteNanos),
+                boolean served = Eventually.becomesTrue(PROPAGATION_BOUND.minusNanos(System.nanoTime() - lastWriteNanos),
                         () -> generationServed(sidecar, file) == last);
                 settledMillis[i] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastWriteNanos);
                 assertTrue(served, "file " + i + " serves its last generation " + last + " within " + PROPAGATION_BOUND

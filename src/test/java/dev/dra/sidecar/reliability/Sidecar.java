@@ -3,10 +3,10 @@ package dev.dra.sidecar.reliability;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.LocalPorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,7 +19,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -55,8 +54,8 @@ final class Sidecar implements AutoCloseable {
      */
     static Sidecar start(String name, Path root, List<String> prefix, List<String> preamble, Map<String, String> properties) {
         assertTrue(Files.isRegularFile(RUNNER), RUNNER + " is missing: run the *IT tests with ./mvnw verify (after package)");
-        int port = freePort();
-        int managementPort = freePort();
+        int port = LocalPorts.free();
+        int managementPort = LocalPorts.free();
         List<String> java = new ArrayList<>();
         java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         java.addAll(imageJvmOptions());
@@ -115,7 +114,7 @@ final class Sidecar implements AutoCloseable {
             } catch (IOException e) {
                 // not listening yet
             }
-            pause(50);
+            Eventually.pause(Duration.ofMillis(50));
         }
         fail("sidecar did not answer within 60 s:\n" + log());
     }
@@ -225,34 +224,5 @@ final class Sidecar implements AutoCloseable {
 
     static String shellQuote(String word) {
         return "'" + word.replace("'", "'\\''") + "'";
-    }
-
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Polls {@code condition} until it holds or the deadline passes; true when it held. */
-    static boolean await(Duration within, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + within.toNanos();
-        do {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            pause(10);
-        } while (System.nanoTime() < deadline);
-        return condition.getAsBoolean();
-    }
-
-    static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }
