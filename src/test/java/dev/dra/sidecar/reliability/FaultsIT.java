@@ -10,6 +10,7 @@ import dev.dra.sidecar.testsupport.DeviceMetadataJson;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.FileTrees;
 import dev.dra.sidecar.testsupport.MetadataFiles;
+import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
@@ -47,7 +48,7 @@ class FaultsIT {
 
     static Path work;
     static Path root;
-    static Sidecar sidecar;
+    static PackagedSidecar sidecar;
     static boolean unprivileged;
 
     @BeforeAll
@@ -69,7 +70,8 @@ class FaultsIT {
         if (!unprivileged) {
             System.out.println("[faults] NOTE: running as root without setpriv: the unreadable-file case is skipped");
         }
-        sidecar = Sidecar.start("faults", root, prefix, List.of(), Map.of("java.io.tmpdir", tmp.toString()));
+        sidecar = PackagedSidecar.start("faults", root, prefix, List.of(),
+                Map.of("java.io.tmpdir", tmp.toString()));
     }
 
     @AfterAll
@@ -235,9 +237,9 @@ Eventually.awaitTrue(Duration.ofSeconds(3), "served again after the root returns
         root = polled;
         try {
             write("poll", 1);
-            try (Sidecar noWatch = Sidecar.start("faults-nowatch", polled, List.of(), List.of(),
+            try (PackagedSidecar noWatch = PackagedSidecar.start("faults-nowatch", polled, List.of(), List.of(),
                     Map.of("dra.metadata.watch", "false"))) {
-                Sidecar previous = sidecar;
+                PackagedSidecar previous = sidecar;
                 sidecar = noWatch;
                 try {
                     assertEquals(1, generation("poll"));

@@ -7,6 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dra.sidecar.testsupport.DeviceMetadataJson;
 import dev.dra.sidecar.testsupport.MetadataFiles;
+import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -33,7 +34,7 @@ class HostileHttpIT {
     private static final Set<Integer> REJECTED = Set.of(400, 404, 405, 413, 414, 431);
 
     static Path work;
-    static Sidecar sidecar;
+    static PackagedSidecar sidecar;
 
     /** One hostile request and what may answer it. */
     record Case(String name, byte[] request, Set<Integer> allowed, boolean appAnswers) {}
@@ -55,7 +56,7 @@ class HostileHttpIT {
         // A symbolic link inside the root that leads out of it: the scanner must not follow it.
         Files.createSymbolicLink(root.resolve("resourceclaims/x"), work.resolve("outside/resourceclaims/x"));
         Files.createSymbolicLink(ok.getParent().resolve("z-metadata.json"), work.resolve("z-metadata.json"));
-        sidecar = Sidecar.start("hostile", root, List.of(), List.of(), Map.of());
+        sidecar = PackagedSidecar.start("hostile", root, List.of(), List.of(), Map.of());
     }
 
     @AfterAll

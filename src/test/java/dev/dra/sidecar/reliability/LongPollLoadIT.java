@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dra.sidecar.testsupport.DeviceMetadataJson;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.MetadataFiles;
+import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -51,7 +52,7 @@ class LongPollLoadIT {
         MetadataFiles.create(changing, object("changing", 1));
         MetadataFiles.create(still, object("still", 1));
 
-        try (Sidecar sidecar = Sidecar.start("load", root, List.of(), List.of(), Map.of())) {
+        try (PackagedSidecar sidecar = PackagedSidecar.start("load", root, List.of(), List.of(), Map.of())) {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(10)).build();
             String stillEtag = sidecar.get("/claims/still/gpu").headers().firstValue("ETag").orElseThrow();
@@ -164,14 +165,14 @@ class LongPollLoadIT {
         }
     }
 
-    private static HttpRequest longPoll(Sidecar sidecar, String path, String etag, int timeoutSeconds) {
+    private static HttpRequest longPoll(PackagedSidecar sidecar, String path, String etag, int timeoutSeconds) {
         return HttpRequest.newBuilder(sidecar.uri(path + "?waitForChange=true&timeoutSeconds=" + timeoutSeconds
                 + "&lastEtag=" + URLEncoder.encode(etag, StandardCharsets.UTF_8)))
                 .timeout(Duration.ofSeconds(timeoutSeconds + 30)).build();
     }
 
     /** Waits for a change of /claims/changing/gpu; answered with a new ETag soon after each rewrite. */
-    private static void pollForChange(HttpClient client, Sidecar sidecar, String etag, long ends,
+    private static void pollForChange(HttpClient client, PackagedSidecar sidecar, String etag, long ends,
             ConcurrentLinkedQueue<String> failures, AtomicInteger answered, AtomicInteger outstanding, AtomicLong changedAt,
             AtomicLong slowest) {
         outstanding.incrementAndGet();
@@ -205,7 +206,7 @@ class LongPollLoadIT {
     }
 
     /** Waits on /claims/still/gpu, which never changes: answered at the timeout with the same ETag. */
-    private static void pollToTimeout(HttpClient client, Sidecar sidecar, String etag, long ends,
+    private static void pollToTimeout(HttpClient client, PackagedSidecar sidecar, String etag, long ends,
             ConcurrentLinkedQueue<String> failures, AtomicInteger answered, AtomicInteger outstanding) {
         outstanding.incrementAndGet();
         long sent = System.nanoTime();

@@ -8,6 +8,7 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dra.sidecar.testsupport.DeviceMetadataJson;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.FileTrees;
+import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -56,7 +57,7 @@ class RewriteStormIT {
         Path work = FileTrees.temporaryDirectoryOnTmpfs("dra-storm");
         Path root = work.resolve("root");
         Path host = Files.createDirectories(work.resolve("driver"));
-        boolean bindMounts = Sidecar.canBindMount();
+        boolean bindMounts = PackagedSidecar.canBindMount();
         Path[] written = new Path[FILES];
         List<String> mounts = new ArrayList<>();
         for (int i = 0; i < FILES; i++) {
@@ -65,8 +66,8 @@ class RewriteStormIT {
             if (bindMounts) {
                 written[i] = host.resolve("r" + i + "-metadata.json");
                 Files.createFile(target); // the kubelet's mount point: an empty file
-                String t = Sidecar.shellQuote(target.toString());
-                mounts.add("mount --bind " + Sidecar.shellQuote(written[i].toString()) + " " + t);
+                String t = PackagedSidecar.shellQuote(target.toString());
+                mounts.add("mount --bind " + PackagedSidecar.shellQuote(written[i].toString()) + " " + t);
                 mounts.add("mount -o remount,bind,ro " + t);
             } else {
                 written[i] = target;
@@ -78,7 +79,7 @@ class RewriteStormIT {
                     + "files are rewritten in place under the root without bind mounts");
         }
         List<String> prefix = bindMounts ? List.of("unshare", "-m", "--propagation", "private") : List.of();
-        try (Sidecar sidecar = Sidecar.start("storm", root, prefix, mounts, Map.of())) {
+        try (PackagedSidecar sidecar = PackagedSidecar.start("storm", root, prefix, mounts, Map.of())) {
             // Every file decodes before the storm: from here on, no answer may be an error.
             for (int i = 0; i < FILES; i++) {
                 int file = i;
@@ -160,7 +161,7 @@ class RewriteStormIT {
     }
 
     /** One client: reads each file's driver object and merged request in turn until the storm ends. */
-    private static void read(Sidecar sidecar, int client, long until, ConcurrentLinkedQueue<String> failures,
+    private static void read(PackagedSidecar sidecar, int client, long until, ConcurrentLinkedQueue<String> failures,
             AtomicLong responses, AtomicLong stale) {
         long[] lastSeen = new long[FILES];
         int n = client;
@@ -205,7 +206,7 @@ class RewriteStormIT {
         }
     }
 
-    private static long generationServed(Sidecar sidecar, int file) {
+    private static long generationServed(PackagedSidecar sidecar, int file) {
         try {
             HttpResponse<String> r = sidecar.get("/claims/storm/r" + file + "/drivers/" + DRIVER);
             return r.statusCode() == 200 ? JSON.readTree(r.body()).at("/metadata/generation").asLong(-1) : -r.statusCode();
