@@ -169,7 +169,7 @@ class FaultsIT {
         Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
         write("locked", 2);
         String path = "/claims/locked/gpu/drivers/" + DRIVER;
-Eventually.awaitTrue(POLL_BOUND.multipliedBy(3), "a stale Warning appears",
+        Eventually.awaitTrue(POLL_BOUND.multipliedBy(3), "a stale Warning appears",
                 () -> get(path).headers().firstValue("Warning").isPresent());
         HttpResponse<String> stale = get(path);
         assertEquals(200, stale.statusCode());
@@ -190,9 +190,8 @@ Eventually.awaitTrue(POLL_BOUND.multipliedBy(3), "a stale Warning appears",
         // Permissions back: chmod changes no size or time, the failed read's retry (backoff ≤ 2 s) recovers.
         Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rw-r--r--"));
         Files.setPosixFilePermissions(file("sealed"), PosixFilePermissions.fromString("rw-r--r--"));
-Eventually.awaitTrue(Duration.ofSeconds(5), "recovers to generation 2 without Warning",
-                () -> generation("locked") == 2
-                && get(path).headers().firstValue("Warning").isEmpty());
+        Eventually.awaitTrue(Duration.ofSeconds(5), "recovers to generation 2 without Warning",
+                () -> generation("locked") == 2 && get(path).headers().firstValue("Warning").isEmpty());
         Eventually.awaitTrue(Duration.ofSeconds(5), "sealed claim recovers", () -> generation("sealed") == 1);
     }
 
@@ -206,7 +205,7 @@ Eventually.awaitTrue(Duration.ofSeconds(5), "recovers to generation 2 without Wa
                         + java.net.URLEncoder.encode(etag, StandardCharsets.UTF_8))).build(),
                 HttpResponse.BodyHandlers.ofString());
         FileTrees.deleteTree(root);
-Eventually.awaitTrue(Duration.ofSeconds(3), "claims answer 404 while the root is gone",
+        Eventually.awaitTrue(Duration.ofSeconds(3), "claims answer 404 while the root is gone",
                 () -> get("/claims/keep/gpu").statusCode() == 404);
         assertProblem(get("/claims/keep/gpu"), 404, "not-found");
         assertProblem(get("/claims/keep"), 404, "not-found");
@@ -222,7 +221,7 @@ Eventually.awaitTrue(Duration.ofSeconds(3), "claims answer 404 while the root is
 
         long recreated = System.nanoTime();
         write("keep", 5);
-Eventually.awaitTrue(Duration.ofSeconds(3), "served again after the root returns",
+        Eventually.awaitTrue(Duration.ofSeconds(3), "served again after the root returns",
                 () -> generation("keep") == 5);
         System.out.printf("[faults] root recreated: served again after %d ms%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - recreated));
@@ -247,17 +246,17 @@ Eventually.awaitTrue(Duration.ofSeconds(3), "served again after the root returns
                         long written = System.nanoTime();
                         write("poll", g);
                         long want = g;
-Eventually.awaitTrue(POLL_BOUND, "in-place rewrite " + g + " seen within " + POLL_BOUND,
+                        Eventually.awaitTrue(POLL_BOUND, "in-place rewrite " + g + " seen within " + POLL_BOUND,
                                 () -> generation("poll") == want);
                         System.out.printf("[faults] no inotify: rewrite seen after %d ms%n",
                                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - written));
                     }
                     // New claims are found by the periodic walk (rescan interval 2 s), removed ones at the next poll.
                     write("added", 1);
-Eventually.awaitTrue(Duration.ofSeconds(4), "new claim found by the rescan",
+                    Eventually.awaitTrue(Duration.ofSeconds(4), "new claim found by the rescan",
                             () -> generation("added") == 1);
                     FileTrees.deleteTree(polled.resolve("resourceclaims/poll"));
-Eventually.awaitTrue(POLL_BOUND, "removed claim gone within the poll bound",
+                    Eventually.awaitTrue(POLL_BOUND, "removed claim gone within the poll bound",
                             () -> get("/claims/poll/gpu").statusCode() == 404);
                 } finally {
                     sidecar = previous;

@@ -137,7 +137,8 @@ class LongPollLoadIT {
             generation++;
             changedAt.set(System.nanoTime());
             Files.writeString(changing, object("changing", generation));
-            boolean drained = Eventually.becomesTrue(Duration.ofSeconds(TIMEOUT_SECONDS + 20), () -> outstanding.get() == 0);
+            boolean drained = Eventually.becomesTrue(Duration.ofSeconds(TIMEOUT_SECONDS + 20),
+                    () -> outstanding.get() == 0);
             long rssAfter = sidecar.rssKib();
             int threadsAfter = sidecar.threads();
 

@@ -138,8 +138,8 @@ class RewriteStormIT {
             for (int i = 0; i < FILES; i++) {
                 int file = i;
                 long last = generations.get(i);
-                boolean served = Eventually.becomesTrue(PROPAGATION_BOUND.minusNanos(System.nanoTime() - lastWriteNanos),
-                        () -> generationServed(sidecar, file) == last);
+                Duration left = PROPAGATION_BOUND.minusNanos(System.nanoTime() - lastWriteNanos);
+                boolean served = Eventually.becomesTrue(left, () -> generationServed(sidecar, file) == last);
                 settledMillis[i] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastWriteNanos);
                 assertTrue(served, "file " + i + " serves its last generation " + last + " within " + PROPAGATION_BOUND
                         + " of the last write; serves " + generationServed(sidecar, file));
