@@ -21,14 +21,16 @@ import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The store as it runs in a pod: the metadata file is a read-only single-file bind mount of a host file (what
  * the CDI mount {@code {"options":["ro","bind"]}} makes the runtime do), and the driver rewrites the host file
  * in place. Directory watches see nothing there (spec §8: the probe's own watch must report no event); every
- * generation must still arrive, by polling.
+ * generation must still arrive, through the watch on the file itself, and by polling when notifications are off.
+ * A host that replaces the file by rename detaches the mount: the store must say so and keep serving.
  *
  * <p>A JVM cannot enter a new mount namespace, so the store runs in a child JVM ({@link BindMountProbe})
  * started by {@code unshare -m} after the two mounts. Needs root and util-linux; skipped, saying so, without.
@@ -40,8 +42,9 @@ class BindMountTest {
     @TempDir
     Path temp;
 
-    @Test
-    void everyInPlaceRewriteOfTheHostFileReachesTheStoreThroughAReadOnlyBindMount() throws Exception {
+    @ParameterizedTest(name = "watch={0}")
+    @ValueSource(booleans = {true, false})
+    void everyInPlaceRewriteOfTheHostFileReachesTheStoreAndARenameOverItDetachesIt(boolean watch) throws Exception {
         Path unshare = onPath("unshare");
         Assumptions.assumeTrue(unshare != null, "unshare (util-linux) is not installed: no mount namespace");
         Assumptions.assumeTrue(isRoot(), "not root: cannot make a mount namespace with a bind mount");
@@ -56,9 +59,9 @@ class BindMountTest {
 
         ProcessBuilder builder = new ProcessBuilder(unshare.toString(), "-m", "--propagation", "private", "sh", "-c",
                 "mount --bind \"$1\" \"$2\" && mount -o remount,bind,ro \"$2\" && exec \"$3\" -Xmx64m"
-                        + " -XX:TieredStopAtLevel=1 -cp \"$4\" dev.dra.sidecar.store.BindMountProbe \"$5\" \"$2\"",
+                        + " -XX:TieredStopAtLevel=1 -cp \"$4\" dev.dra.sidecar.store.BindMountProbe \"$5\" \"$2\" \"$6\"",
                 "sh", host.toString(), target.toString(), java, System.getProperty("java.class.path"),
-                root.toString());
+                root.toString(), String.valueOf(watch));
         Path stderr = temp.resolve("probe.stderr");
         builder.redirectError(stderr.toFile());
         Process probe = builder.start();
@@ -81,8 +84,8 @@ class BindMountTest {
             String ro = next(lines, seen, Duration.ofSeconds(20), probe, stderr);
             assertTrue(ro.startsWith("ro ") && ro.contains("Read-only file system"),
                     "the file must be a read-only mount inside the namespace, got: " + ro);
-            assertEquals("watching true", next(lines, seen, BOUND, probe, stderr), "watch hints on, as in a pod");
-            assertEquals("gen 1 stale false", next(lines, seen, BOUND, probe, stderr));
+            assertEquals(watch ? "mode inotify" : "mode polling", next(lines, seen, BOUND, probe, stderr));
+            assertEquals("gen 1 ok", next(lines, seen, BOUND, probe, stderr));
             assertEquals(0, Files.size(target), "the bind mount must stay inside the namespace");
 
             long slowest = 0;
@@ -92,13 +95,17 @@ class BindMountTest {
                 awaitGeneration(lines, seen, g, probe, stderr);
                 slowest = Math.max(slowest, System.nanoTime() - start);
             }
-            System.out.println("[bind-mount] 5 in-place rewrites seen through a read-only single-file bind mount; "
-                    + "slowest " + TimeUnit.NANOSECONDS.toMillis(slowest) + " ms; probe said " + seen);
+            System.out.println("[bind-mount watch=" + watch + "] 5 in-place rewrites seen through a read-only "
+                    + "single-file bind mount; slowest " + TimeUnit.NANOSECONDS.toMillis(slowest) + " ms");
 
-            // Replacing the host file by rename leaves the mount on the old inode: nothing new can arrive.
+            // Replacing the host file by rename leaves the mount on the old, deleted inode: the store says so and
+            // keeps serving the last object...
             StoreFiles.replaceByRename(host, metadata(99));
+            assertEquals("gen 6 detached", next(lines, seen, BOUND, probe, stderr));
+            // ...and nothing written to the host's new file can arrive.
+            StoreFiles.rewriteInPlace(host, metadata(100));
             String after = lines.poll(500, TimeUnit.MILLISECONDS);
-            assertEquals(null, after, "a rename on the host cannot reach a bind-mounted file");
+            assertEquals(null, after, "a rename on the host cannot reach a bind-mounted file; probe said " + seen);
         } finally {
             probe.destroy();
             if (!probe.waitFor(5, TimeUnit.SECONDS)) {
@@ -107,13 +114,13 @@ class BindMountTest {
         }
     }
 
-    /** Waits for {@code gen <generation> stale false}; earlier (possibly stale) generations may come first. */
+    /** Waits for {@code gen <generation> ok}; earlier (possibly stale) generations may come first. */
     private static void awaitGeneration(BlockingQueue<String> lines, List<String> seen, long generation,
             Process probe, Path stderr) throws Exception {
         long deadline = System.nanoTime() + BOUND.toNanos();
         while (true) {
             String line = next(lines, seen, Duration.ofNanos(Math.max(1, deadline - System.nanoTime())), probe, stderr);
-            if (line.equals("gen " + generation + " stale false")) {
+            if (line.equals("gen " + generation + " ok")) {
                 return;
             }
             if (!line.startsWith("gen ") || Long.parseLong(line.split(" ")[1]) > generation
