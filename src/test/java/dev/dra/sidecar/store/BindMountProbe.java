@@ -18,10 +18,11 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Runs the store inside the mount namespace {@link BindMountTest} made, where the metadata file is a read-only
- * single-file bind mount as a container sees it. Prints one line per fact, flushed:
- * {@code ro <what opening the file for writing did>}, {@code mode <inotify|polling>}, then one line per published
- * snapshot: {@code gen <generation> <ok|stale|detached>}, {@code unavailable <code>} or {@code missing}.
+ * Runs the store in a child JVM, in the namespace a test made: where the metadata file is a read-only single-file
+ * bind mount as a container sees it ({@link BindMountTest}), or where inotify is limited ({@link WatchFallbackTest}).
+ * Prints one line per fact, flushed: {@code ro <what opening the file for writing did>}, {@code mode inotify} or
+ * {@code mode polling: <why>}, then one line per published snapshot: {@code gen <generation> <ok|stale|detached>},
+ * {@code unavailable <code>} or {@code missing}.
  * Exits on its own after a minute, so that a test that dies cannot leave it behind.
  *
  * <p>Arguments: the metadata root, the bind-mounted file ({@code <root>/resourceclaims/c/r/d-metadata.json}),
@@ -61,7 +62,9 @@ public final class BindMountProbe {
         events.start();
         try (MetadataStore store = new MetadataStore(TestStoreConfig.of(root, "watch", args[2]), RefreshObserver.NONE)) {
             store.start();
-            out.println("mode " + store.status().watchMode().label());
+            MetadataStore.Status status = store.status();
+            out.println("mode " + status.watchMode().label()
+                    + (status.pollingReason() == null ? "" : ": " + status.pollingReason()));
             out.flush();
             long sequence = 0;
             while (System.nanoTime() - end < 0) {
