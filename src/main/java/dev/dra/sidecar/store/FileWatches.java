@@ -159,7 +159,8 @@ final class FileWatches implements AutoCloseable {
         byte[] pollFds = new byte[16];
         ByteBuffer fds = ByteBuffer.wrap(pollFds).order(ByteOrder.nativeOrder());
         fds.putInt(0, inotify).putShort(4, Inotify.POLLIN).putInt(8, wakeup).putShort(12, Inotify.POLLIN);
-        byte[] buffer = new byte[64 * 1024];
+        // 256 events of a file watch (16 bytes each, no name) per read; more wait for the next read.
+        byte[] buffer = new byte[4096];
         ByteBuffer events = ByteBuffer.wrap(buffer).order(ByteOrder.nativeOrder());
         NativeLong two = new NativeLong(2);
         NativeLong capacity = new NativeLong(buffer.length);
