@@ -204,6 +204,13 @@ def make_tree(root, claims, requests, driver="gpu.example.com"):
 
 # ----------------------------------------------------------------------------- stats
 
+def watch_mode(port):
+    """The store's dra_watch_mode{mode=...} that is 1, from the management port's metrics."""
+    st, _, b = http_get(port, "/q/metrics")
+    m = re.search(r'^dra_watch_mode\{mode="([a-z]+)"\} 1\.0$', b.decode(errors="replace"), re.M) if st == 200 else None
+    return m.group(1) if m else None
+
+
 def pct(values, p):
     """Nearest-rank percentile."""
     if not values:
@@ -300,6 +307,9 @@ class Bench:
                 if line:
                     opts += line.split()
             source = "src/main/docker/jvm-options"
+            # the image's copy of JNA's native library is the build's (./mvnw package puts it there)
+            native = os.path.join(repo, "target/jna-native/com/sun/jna")
+            opts = [o.replace("/deployments/native", native) for o in opts]
         ddir = os.path.join(repo, "src/main/docker")
         if not opts and os.path.isdir(ddir):
             for name in sorted(os.listdir(ddir)):
@@ -552,7 +562,8 @@ http {{
         if wrap:  # prove the sidecar reads through the mount: the same path outside the namespace is empty
             if os.path.getsize(target) != 0:
                 raise RuntimeError("mount point is not empty outside the namespace")
-        log(f"propagation: {changes} in-place rewrites, {mode}")
+        watch = watch_mode(mport)
+        log(f"propagation: {changes} in-place rewrites, {mode}, watch mode {watch}")
 
         # (a) tight polling of the driver endpoint (1 ms between requests, keep-alive)
         lat_poll = []
@@ -629,7 +640,7 @@ http {{
         rss = rss_kib(p.pid)
         self.procs.stop(p)
         res = {
-            "mode": mode, "changes": changes, "default_poll_interval": True, "jdk": self.jdk17,
+            "mode": mode, "watch_mode": watch, "changes": changes, "default_settings": True, "jdk": self.jdk17,
             "write": "open(O_TRUNC)+write+close of the host file, generation+1 each time (like Go os.WriteFile)",
             "poll_method": {"p50_ms": r1(pct(lat_poll, 50), 2), "p99_ms": r1(pct(lat_poll, 99), 2),
                             "max_ms": r1(max(lat_poll) if lat_poll else None, 2), "n": len(lat_poll),
@@ -640,8 +651,8 @@ http {{
             "idle_cpu": idle, "rss_mib": r1(rss / 1024 if rss else None),
         }
         p99 = res["poll_method"]["p99_ms"]
-        res["target"] = "p99 <= 100 ms; idle CPU <= 0.5 % of one core"
-        res["met"] = p99 is not None and p99 <= 100 and missed == 0 and idle["pct_of_one_core"] <= 0.5
+        res["target"] = "p99 <= 10 ms; idle CPU <= 0.2 % of one core"
+        res["met"] = p99 is not None and p99 <= 10 and missed == 0 and idle["pct_of_one_core"] <= 0.2
         return res
 
     # -- part 3: footprint ----------------------------------------------------------------
@@ -779,6 +790,7 @@ http {{
         st, _, b = http_get(port, "/claims", timeout=30)
         listed = len(json.loads(b).get("claims", [])) if st == 200 else None
         st2, _, _ = http_get(port, f"/claims/claim-{claims // 2:04d}/req-3")
+        watch = watch_mode(mport)
         idle = self.idle_cpu(p.pid, idle_s)
         rss_idle = rss_kib(p.pid)
         scan_log = scan_from_log(p.logpath)
@@ -793,9 +805,9 @@ http {{
             "claims_listed": listed, "sample_get_status": st2,
             "rss_after_start_mib": r1(rss_started / 1024 if rss_started else None),
             "rss_idle_mib": r1(rss_idle / 1024 if rss_idle else None),
-            "idle_cpu": idle,
+            "idle_cpu": idle, "watch_mode": watch, "idle_target": "<= 1 % of one core",
             "refresh_cycle_cpu_ms": round(idle["cpu_s"] / idle["seconds"] * poll * 1000, 3),
-            "refresh_cycle_note": f"idle CPU seconds per second x poll interval {a.poll_interval_ms} ms (the default)",
+            "refresh_cycle_note": f"idle CPU seconds per second x poll interval {a.poll_interval_ms} ms",
         })
         log(f"scale: {files} files, scan {res['scan_s']} s (store log {scan_log} s), RSS {res['rss_idle_mib']} MiB, "
             f"idle CPU {idle['pct_of_one_core']} % ({res['heap']})")
@@ -959,13 +971,13 @@ def render_md(R):
     pr = P.get("propagation", {})
     if "poll_method" in pr:
         pm, lp = pr["poll_method"], pr["longpoll_method"]
-        L += [f"| change propagation p50 / p99 (polling GET) | {pm['p50_ms']} / {pm['p99_ms']} ms (n={pm['n']}, missed {pm['missed_5s']}) | p99 <= 100 ms ({yes(pm['p99_ms'] is not None and pm['p99_ms'] <= 100)}) |"]
+        L += [f"| change propagation p50 / p99 (polling GET), watch mode {pr.get('watch_mode')} | {pm['p50_ms']} / {pm['p99_ms']} ms (n={pm['n']}, missed {pm['missed_5s']}) | p99 <= 10 ms ({yes(pm['p99_ms'] is not None and pm['p99_ms'] <= 10)}) |"]
         if "p50_ms" in lp:
             L += [f"| change propagation p50 / p99 (long poll) | {lp['p50_ms']} / {lp['p99_ms']} ms (n={lp['n']}, missed {lp['missed']}) | |"]
         else:
             L += [f"| change propagation (long poll) | skipped: {lp['skipped']} | |"]
         ic = pr["idle_cpu"]
-        L += [f"| idle CPU, 1 file | {ic['pct_of_one_core']} % of one core ({ic['cpu_s']} s CPU in {ic['seconds']} s) | <= 0.5 % ({yes(ic['pct_of_one_core'] <= 0.5)}) |"]
+        L += [f"| idle CPU, 1 file | {ic['pct_of_one_core']} % of one core ({ic['cpu_s']} s CPU in {ic['seconds']} s) | <= 0.2 % ({yes(ic['pct_of_one_core'] <= 0.2)}) |"]
     fp = P.get("footprint", {})
     for name, c in fp.get("configs", {}).items():
         if "started_s_median" in c:
@@ -979,7 +991,7 @@ def render_md(R):
             L += [f"| scale: {sc['files']} files with {f['heap']} | **did not start**: {f['error']}; OutOfMemoryError {f['out_of_memory']}; {f['files_decoded_in_log']} files decoded | |"]
         L += [f"| scale: initial scan of {sc['files']} files, {sc['heap']} (store log; start-time difference) | {sc.get('scan_s_from_log')} s; {sc.get('scan_s_start_difference')} s | <= 2 s ({yes(sc['met'])}) |",
               f"| scale: RSS after start / idle | {sc['rss_after_start_mib']} / {sc['rss_idle_mib']} MiB | |",
-              f"| scale: idle CPU / one refresh cycle | {sc['idle_cpu']['pct_of_one_core']} % of one core / {sc['refresh_cycle_cpu_ms']} ms CPU | |"]
+              f"| scale: idle CPU / one refresh cycle, watch mode {sc.get('watch_mode')} | {sc['idle_cpu']['pct_of_one_core']} % of one core / {sc['refresh_cycle_cpu_ms']} ms CPU | <= 1 % ({yes(sc['idle_cpu']['pct_of_one_core'] <= 1)}) |"]
     L += [""]
     for name, res in P.items():
         if "error" in res:
@@ -1028,7 +1040,7 @@ def main():
     ap.add_argument("--scale-claims", type=int, default=1000)
     ap.add_argument("--scale-timeout", type=float, default=45.0,
                     help="seconds the sidecar gets to start on the big tree before it counts as failed")
-    ap.add_argument("--poll-interval-ms", type=float, default=50.0)
+    ap.add_argument("--poll-interval-ms", type=float, default=1000.0)  # dra.metadata.safety-poll-interval
     ap.add_argument("--max-ram", default="160m",
                     help="-XX:MaxRAM: the memory the JVM sizes itself for (the pod's limit); '' for the host's")
     ap.add_argument("--no-c2-variant", action="store_true",
