@@ -30,7 +30,8 @@ final class FileWatches implements AutoCloseable {
         MODIFIED,
         /**
          * Attributes or identity changed ({@code IN_ATTRIB}: mode, times, link count; {@code IN_DELETE_SELF},
-         * {@code IN_MOVE_SELF}, {@code IN_UNMOUNT}; {@code IN_IGNORED}: the watch is gone): look at the path now.
+         * {@code IN_MOVE_SELF}, {@code IN_UNMOUNT}; {@code IN_IGNORED}: the watch is gone): look at the path and
+         * read it now.
          */
         CHANGED
     }

@@ -332,7 +332,8 @@ public final class MetadataStore implements AutoCloseable {
             switch (event.event()) {
                 case WRITTEN -> file.checkAt(now, true);
                 case MODIFIED -> file.checkAt(now + config.modifySettle().toNanos(), true);
-                case CHANGED -> file.checkAt(now, false);
+                // Attributes: a chmod changes neither size nor time, but whether the file can be read.
+                case CHANGED -> file.checkAt(now, true);
             }
         }
     }
