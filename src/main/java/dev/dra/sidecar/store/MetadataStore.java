@@ -95,7 +95,8 @@ public final class MetadataStore implements AutoCloseable {
     private volatile Status status;
     private volatile boolean running;
     private DirectoryWatcher watcher;
-    private FileWatches watches;
+    /** Set and cleared by the refresh thread; read by the directory watcher's thread. */
+    private volatile FileWatches watches;
     private String pollingReason;
     private Thread thread;
     private long sequence;
@@ -115,14 +116,18 @@ public final class MetadataStore implements AutoCloseable {
         this.status = new Status(false, WatchMode.POLLING, "not started", 0, 0, System.nanoTime(), 0);
     }
 
-    /** Runs the first full scan on the calling thread, so that the first snapshot is complete, then starts refreshing. */
+    /**
+     * Runs the first full scan on the calling thread, so that the first snapshot is complete, then starts refreshing.
+     * File notifications are set up by the refresh thread right after (loading the native library takes a while,
+     * and need not delay the start): until then, and if they cannot be had, files are polled.
+     */
     public synchronized void start() {
         if (running) {
             return;
         }
         running = true;
         if (config.watch()) {
-            startWatching();
+            pollingReason = "starting: file notifications are being set up";
         } else {
             pollingReason = "file notifications are off (dra.metadata.watch=false)";
             LOG.infof("Polling every file every %d ms: %s", config.pollInterval().toMillis(), pollingReason);
@@ -164,6 +169,7 @@ public final class MetadataStore implements AutoCloseable {
             }
         });
         watches = opened.watches();
+        pollingReason = null;
         if (watches == null) {
             pollingReason = opened.unavailableReason();
             LOG.warnf("File notifications unavailable, polling every file every %d ms instead: %s",
@@ -217,9 +223,6 @@ public final class MetadataStore implements AutoCloseable {
     @Override
     public synchronized void close() {
         running = false;
-        if (watcher != null) {
-            watcher.close();
-        }
         if (thread != null) {
             thread.interrupt();
             try {
@@ -228,12 +231,21 @@ public final class MetadataStore implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        if (watcher != null) {
+            watcher.close();
+        }
         if (watches != null) {
             watches.close();
         }
     }
 
     private void loop() {
+        if (config.watch()) {
+            startWatching();
+            // Walk (that registers the directories) and look at every file (that puts a watch on each) now.
+            rescanRequested.set(true);
+            nextPollNanos = System.nanoTime();
+        }
         while (running) {
             try {
                 long delay = nextDelayNanos();

@@ -62,6 +62,10 @@ public final class BindMountProbe {
         events.start();
         try (MetadataStore store = new MetadataStore(TestStoreConfig.of(root, "watch", args[2]), RefreshObserver.NONE)) {
             store.start();
+            // File notifications are set up by the refresh thread, just after the first scan.
+            while (store.status().pollingReason() != null && store.status().pollingReason().startsWith("starting")) {
+                Thread.sleep(5);
+            }
             MetadataStore.Status status = store.status();
             out.println("mode " + status.watchMode().label()
                     + (status.pollingReason() == null ? "" : ": " + status.pollingReason()));

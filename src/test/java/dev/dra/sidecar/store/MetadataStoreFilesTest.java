@@ -74,8 +74,9 @@ class MetadataStoreFilesTest {
     private static MetadataStore start(StoreConfig settings) {
         MetadataStore store = new MetadataStore(settings, RefreshObserver.NONE);
         store.start();
-        assertEquals(settings.watch() ? WatchMode.INOTIFY : WatchMode.POLLING, store.status().watchMode(),
-                "file notifications as configured");
+        // File notifications are set up by the refresh thread, just after the first scan.
+        await(BOUND, "file notifications as configured", () -> store.status().watchMode()
+                == (settings.watch() ? WatchMode.INOTIFY : WatchMode.POLLING) && store.status().cycles() > 1);
         return store;
     }
 
