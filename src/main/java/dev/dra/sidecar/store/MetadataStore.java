@@ -278,7 +278,7 @@ public final class MetadataStore implements AutoCloseable {
             due = Math.min(due, config.pollInterval().toNanos());
         }
         for (TrackedFile file : files.values()) {
-            if (file.checkAtNanos - now < due) {
+            if (file.checkPending && file.checkAtNanos - now < due) {
                 due = file.checkAtNanos - now;
             }
         }
@@ -297,7 +297,7 @@ public final class MetadataStore implements AutoCloseable {
         long readsBefore = reads;
         long pollCpuStarted = THREADS.getCurrentThreadCpuTime();
         for (TrackedFile file : files.values()) {
-            if (fullPoll || file.checkAtNanos - started <= 0) {
+            if (fullPoll || file.checkDue(started)) {
                 try {
                     changed |= look(file);
                 } catch (NoSuchFileException e) {

@@ -52,8 +52,10 @@ final class TrackedFile {
     /** The file identity ({@code fileKey}) the inotify watch is on; {@code null} without a watch. */
     Object watchedKey;
 
-    /** When the refresh loop must look at the file next, {@code Long.MAX_VALUE} when only the safety poll will. */
-    long checkAtNanos = Long.MAX_VALUE;
+    /** When the refresh loop must look at the file next, if {@link #checkPending}; else only a poll will. */
+    long checkAtNanos;
+
+    boolean checkPending;
 
     /** The next look reads the file even if its fingerprint did not change (an event said it was written). */
     boolean readRequested;
@@ -92,15 +94,21 @@ final class TrackedFile {
 
     /** Asks for a look at {@code atNanos} (or earlier, if one is due earlier). */
     void checkAt(long atNanos, boolean read) {
-        if (atNanos - checkAtNanos < 0) {
+        if (!checkPending || atNanos - checkAtNanos < 0) {
             checkAtNanos = atNanos;
+            checkPending = true;
         }
         readRequested |= read;
     }
 
+    /** Whether a look is due at {@code nowNanos}. */
+    boolean checkDue(long nowNanos) {
+        return checkPending && nowNanos - checkAtNanos >= 0;
+    }
+
     /** A look was done: nothing more is due until an event, the safety poll or a retry asks. */
     void checked() {
-        checkAtNanos = Long.MAX_VALUE;
+        checkPending = false;
         readRequested = false;
     }
 
