@@ -5,13 +5,14 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.MetadataFiles;
+import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -46,31 +47,29 @@ class DetachedFileIT {
 
     @Test
     void aFileReplacedByRenameOnTheHostIsServedStaleDetachedAndReported() throws Exception {
-        Assumptions.assumeTrue(Sidecar.canBindMount(), "not root or no unshare: no mount namespace with a bind mount");
+        Assumptions.assumeTrue(PackagedSidecar.canBindMount(), "not root or no unshare: no mount namespace with a bind mount");
         Path host = Files.createDirectories(temp.resolve("driver")).resolve("metadata.json");
         Files.writeString(host, version(1));
         Path root = temp.resolve("root");
         Path target = root.resolve("resourceclaims/c/r/gpu.example.com-metadata.json");
         Files.createDirectories(target.getParent());
         Files.createFile(target);
-        String t = Sidecar.shellQuote(target.toString());
-        List<String> mounts = List.of("mount --bind " + Sidecar.shellQuote(host.toString()) + " " + t,
+        String t = PackagedSidecar.shellQuote(target.toString());
+        List<String> mounts = List.of("mount --bind " + PackagedSidecar.shellQuote(host.toString()) + " " + t,
                 "mount -o remount,bind,ro " + t);
-        try (Sidecar sidecar = Sidecar.start("detached", root, List.of("unshare", "-m", "--propagation", "private"),
+        try (PackagedSidecar sidecar = PackagedSidecar.start("detached", root, List.of("unshare", "-m", "--propagation", "private"),
                 mounts, Map.of())) {
             String metrics = sidecar.management("/q/metrics").body();
             assertTrue(metrics.contains("dra_watch_mode{mode=\"inotify\"} 1.0"), "file notifications on:\n" + metrics);
             assertTrue(metrics.contains("dra_inotify_watches{kind=\"file\"} 1.0"), "one file watched:\n" + metrics);
             assertEquals(1, generation(sidecar));
 
-            rewriteInPlace(host, version(2));
-            assertTrue(Sidecar.await(BOUND, () -> generation(sidecar) == 2), "an in-place rewrite is served");
+            MetadataFiles.rewriteInPlace(host, version(2).getBytes(StandardCharsets.UTF_8));
+            Eventually.awaitTrue(BOUND, "an in-place rewrite is served", () -> generation(sidecar) == 2);
 
-            Path temporary = host.resolveSibling(".metadata.json.tmp");
-            Files.writeString(temporary, version(3));
-            Files.move(temporary, host, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-            assertTrue(Sidecar.await(BOUND, () -> warning(sidecar).contains("stale: detached: ")),
-                    "the rename is reported to clients:\n" + sidecar.log());
+            MetadataFiles.replaceByRename(host, version(3));
+            Eventually.awaitTrue(BOUND, () -> "the rename is reported to clients:\n" + sidecar.log(),
+                    () -> warning(sidecar).contains("stale: detached: "));
             var response = sidecar.get(PATH);
             assertEquals(200, response.statusCode());
             assertEquals(2, JSON.readTree(response.body()).path("metadata").path("generation").asLong(),
@@ -87,8 +86,8 @@ class DetachedFileIT {
             assertTrue(data.path("watch-mode").asText().equals("inotify"), ready.body());
 
             // Nothing written to the host's new file can reach the mount; the store does not pretend otherwise.
-            rewriteInPlace(host, version(4));
-            Sidecar.pause(500);
+            MetadataFiles.rewriteInPlace(host, version(4).getBytes(StandardCharsets.UTF_8));
+            Eventually.pause(Duration.ofMillis(500));
             assertEquals(2, generation(sidecar));
             List<String> warnings = sidecar.log().lines().filter(l -> l.contains("WARN") && l.contains("detached"))
                     .toList();
@@ -99,7 +98,7 @@ class DetachedFileIT {
         }
     }
 
-    private static long generation(Sidecar sidecar) {
+    private static long generation(PackagedSidecar sidecar) {
         try {
             return JSON.readTree(sidecar.get(PATH).body()).path("metadata").path("generation").asLong();
         } catch (IOException e) {
@@ -107,16 +106,11 @@ class DetachedFileIT {
         }
     }
 
-    private static String warning(Sidecar sidecar) {
+    private static String warning(PackagedSidecar sidecar) {
         try {
             return sidecar.get(PATH).headers().firstValue("Warning").orElse("");
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    private static void rewriteInPlace(Path file, String content) throws IOException {
-        Files.write(file, content.getBytes(StandardCharsets.UTF_8), StandardOpenOption.TRUNCATE_EXISTING,
-                StandardOpenOption.WRITE);
     }
 }

@@ -1,12 +1,13 @@
 package dev.dra.sidecar.store;
 
 import static dev.dra.sidecar.snapshot.ClaimKind.CLAIM;
-import static dev.dra.sidecar.store.StoreFiles.create;
-import static dev.dra.sidecar.store.StoreFiles.file;
 import static dev.dra.sidecar.store.StoreFiles.metadata;
+import static dev.dra.sidecar.testsupport.MetadataFiles.create;
+import static dev.dra.sidecar.testsupport.MetadataFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.testsupport.MetadataFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -59,7 +60,7 @@ class BindMountTest {
             long slowest = 0;
             for (long g = 2; g <= 6; g++) {
                 long start = System.nanoTime();
-                StoreFiles.rewriteInPlace(host, metadata(g));
+                MetadataFiles.rewriteInPlace(host, metadata(g));
                 probe.awaitGeneration(g, BOUND);
                 slowest = Math.max(slowest, System.nanoTime() - start);
             }
@@ -68,10 +69,10 @@ class BindMountTest {
 
             // Replacing the host file by rename leaves the mount on the old, deleted inode: the store says so and
             // keeps serving the last object...
-            StoreFiles.replaceByRename(host, metadata(99));
+            MetadataFiles.replaceByRename(host, metadata(99));
             assertEquals("gen 6 detached", probe.next(BOUND));
             // ...and nothing written to the host's new file can arrive.
-            StoreFiles.rewriteInPlace(host, metadata(100));
+            MetadataFiles.rewriteInPlace(host, metadata(100));
             assertEquals(null, probe.poll(Duration.ofMillis(500)),
                     "a rename on the host cannot reach a bind-mounted file; probe said " + probe.seen());
         }

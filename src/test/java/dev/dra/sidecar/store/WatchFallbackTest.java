@@ -1,12 +1,13 @@
 package dev.dra.sidecar.store;
 
 import static dev.dra.sidecar.snapshot.ClaimKind.CLAIM;
-import static dev.dra.sidecar.store.StoreFiles.create;
-import static dev.dra.sidecar.store.StoreFiles.file;
 import static dev.dra.sidecar.store.StoreFiles.metadata;
+import static dev.dra.sidecar.testsupport.MetadataFiles.create;
+import static dev.dra.sidecar.testsupport.MetadataFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.testsupport.MetadataFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -53,7 +54,7 @@ class WatchFallbackTest {
             assertTrue(mode.startsWith("mode polling: ") && mode.contains("libjnidispatch") && mode.contains("did not load"),
                     mode);
             assertEquals("gen 1 ok", probe.next(BOUND));
-            StoreFiles.rewriteInPlace(f, metadata(2));
+            MetadataFiles.rewriteInPlace(f, metadata(2));
             probe.awaitGeneration(2, BOUND);
         }
     }
@@ -73,7 +74,7 @@ class WatchFallbackTest {
             String mode = probe.next(BOUND);
             assertTrue(mode.startsWith("mode polling: ") && mode.contains("max_user_watches"), mode);
             assertEquals("gen 1 ok", probe.next(BOUND));
-            StoreFiles.rewriteInPlace(f, metadata(2));
+            MetadataFiles.rewriteInPlace(f, metadata(2));
             probe.awaitGeneration(2, BOUND);
         }
     }
