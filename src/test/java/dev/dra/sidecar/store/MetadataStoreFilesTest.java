@@ -77,7 +77,7 @@ class MetadataStoreFilesTest {
         MetadataStore store = new MetadataStore(settings, RefreshObserver.NONE);
         store.start();
         // File notifications are set up by the refresh thread, just after the first scan.
-        await(BOUND, "file notifications as configured", () -> store.status().watchMode()
+        awaitTrue(BOUND, "file notifications as configured", () -> store.status().watchMode()
                 == (settings.watch() ? WatchMode.INOTIFY : WatchMode.POLLING) && store.status().cycles() > 1);
         return store;
     }

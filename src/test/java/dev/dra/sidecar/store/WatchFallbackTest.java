@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -62,8 +63,11 @@ class WatchFallbackTest {
     @Test
     void exhaustedInotifyWatchesMeanPollingWithTheReason() throws Exception {
         Assumptions.assumeTrue(ProbeProcess.onPath("unshare") != null, "unshare (util-linux) is not installed");
-        Assumptions.assumeTrue(Files.isWritable(Path.of("/proc/sys/user/max_inotify_watches"))
-                || ProbeProcess.isRoot(), "cannot make a user namespace with its own inotify limit");
+        Process userNamespace = new ProcessBuilder("unshare", "-U", "-r", "sh", "-c",
+                "echo 6 > /proc/sys/user/max_inotify_watches").redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
+        Assumptions.assumeTrue(userNamespace.waitFor(10, TimeUnit.SECONDS) && userNamespace.exitValue() == 0,
+                "cannot make a user namespace with its own inotify watch limit here");
         Path f = tree(3);
         // The probe's own directory watch, the store's four (root, resourceclaims, c, r) and one file: the second
         // file's watch is refused.
