@@ -18,7 +18,7 @@ class MetadataStoreProducer {
     @Singleton
     @Startup
     MetadataStore store(StoreConfig config, RefreshObserver observer) {
-        MetadataStore store = new MetadataStore(MetadataStore.Settings.of(config), observer);
+        MetadataStore store = new MetadataStore(config, observer);
         store.start();
         return store;
     }
