@@ -4,7 +4,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.dra.sidecar.model.DeviceMetadata;
+import dev.dra.sidecar.model.KubernetesTime;
+import dev.dra.sidecar.model.RawJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +23,10 @@ import java.util.List;
 public final class MetadataStreamDecoder {
 
     private static final ObjectMapper JSON = GoCompatibleJson.mapper();
+    private static final ObjectReader BINDER = JSON.readerFor(DeviceMetadata.class);
 
     /** Failure details are cut to this many characters. */
-    static final int MAX_MESSAGE = 500;
+    private static final int MAX_MESSAGE = 500;
 
     private MetadataStreamDecoder() {}
 
@@ -32,7 +36,8 @@ public final class MetadataStreamDecoder {
      * @param source names the stream in failure messages (a file path)
      */
     public static DecodedMetadata decode(byte[] stream, String source) throws MetadataDecodeException {
-        char[] text = GoText.jsonText(stream);
+        GoText.JsonText json = GoText.jsonText(stream);
+        char[] text = json.text();
         List<String> unknown = new ArrayList<>();
         try (JsonParser parser = JSON.createParser(text)) {
             int offset = 0;
@@ -52,7 +57,7 @@ public final class MetadataStreamDecoder {
                 }
                 GroupVersionKind gvk = peekGroupVersionKind(text, offset, end, source);
                 if (gvk.isKnownVersion()) {
-                    return new DecodedMetadata(bind(text, offset, end, gvk, source), gvk.groupVersion(),
+                    return new DecodedMetadata(bind(json, offset, end, gvk, source), gvk.groupVersion(),
                             List.copyOf(unknown));
                 }
                 unknown.add(gvk.groupVersion());
@@ -163,14 +168,27 @@ public final class MetadataStreamDecoder {
         return gvk;
     }
 
-    /** Binds the (syntactically valid) object between {@code start} and {@code end} to the Go type's fields. */
-    private static DeviceMetadata bind(char[] text, int start, int end, GroupVersionKind gvk, String source)
+    /**
+     * Binds the (syntactically valid) object between {@code start} and {@code end} to the Go type's fields.
+     * A value of the wrong type fails in Go's words ({@code json: cannot unmarshal ...}), a malformed
+     * timestamp with Go's {@code time.Parse} error.
+     */
+    private static DeviceMetadata bind(GoText.JsonText json, int start, int end, GroupVersionKind gvk, String source)
             throws MetadataDecodeException {
-        try (JsonParser object = JSON.createParser(text, start, end - start)) {
-            DeviceMetadata decoded = JSON.readValue(object, DeviceMetadata.class);
-            return decoded.withApiVersion(gvk.groupVersion());
+        String prefix = "decode " + gvk.groupVersion() + ": ";
+        try (JsonParser object = JSON.createParser(json.text(), start, end - start)) {
+            try {
+                DeviceMetadata decoded = BINDER.withAttribute(RawJson.Source.class, new RawJson.Source(json.raw(), start))
+                        .readValue(object);
+                return decoded.withApiVersion(gvk.groupVersion());
+            } catch (KubernetesTime.InvalidTimeException e) {
+                throw invalid(source, prefix + e.getOriginalMessage());
+            } catch (JsonMappingException e) {
+                String goWords = GoTypes.typeError(e, object, gvk.version());
+                throw invalid(source, prefix + (goWords != null ? goWords : describe(e)));
+            }
         } catch (IOException | IllegalArgumentException e) {
-            throw invalid(source, "decode " + gvk.groupVersion() + ": " + describe(e));
+            throw invalid(source, prefix + describe(e));
         }
     }
 
@@ -199,7 +217,7 @@ public final class MetadataStreamDecoder {
     }
 
     /** One line a user can act on: the field path (for binding errors) and what was wrong, with no Java class names. */
-    static String describe(Exception e) {
+    private static String describe(Exception e) {
         String message;
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             message = fieldPath(mapping) + ": " + firstLine(mapping.getOriginalMessage());
