@@ -15,8 +15,9 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shared conformance set through HTTP: the packaged sidecar serves the conformance tree and the project's
- * own copy of {@code ../shared/tools/conformance-check} checks every expectation against it.
+ * The conformance set through HTTP: the packaged sidecar serves the conformance tree
+ * ({@code fixtures/conformance/root}) and the conformance-check tool ({@code fixtures/tools/conformance-check})
+ * checks every expectation of {@code fixtures/conformance/expectations.json} against it.
  */
 @QuarkusIntegrationTest
 @TestProfile(ConformanceIT.ConformanceTree.class)
