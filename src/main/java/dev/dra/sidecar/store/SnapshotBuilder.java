@@ -3,6 +3,8 @@ package dev.dra.sidecar.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.dra.sidecar.decode.GoCompatibleJson;
+import dev.dra.sidecar.decode.MetadataValidator;
+import dev.dra.sidecar.decode.Violation;
 import dev.dra.sidecar.decode.RequestMerger;
 import dev.dra.sidecar.model.ClaimIndex;
 import dev.dra.sidecar.model.ClaimView;
@@ -18,6 +20,7 @@ import dev.dra.sidecar.snapshot.DeviceEntry;
 import dev.dra.sidecar.snapshot.DriverEntry;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
+import dev.dra.sidecar.snapshot.RequestValidation;
 import dev.dra.sidecar.snapshot.Served;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -112,16 +115,37 @@ final class SnapshotBuilder {
                 staleReasons.add(staleReason);
             }
         }
+        Served.Available validation = available(validation(name, files), null, null);
         if (firstFailure != null) {
-            return new BuiltRequest(
-                    new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), firstFailure, List.of()), null);
+            return new BuiltRequest(new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), firstFailure,
+                    List.of(), validation), null);
         }
         DeviceMetadata merged = RequestMerger.merge(decoded);
         Served.Available served = available(merged, String.join(", ", versions),
                 staleReasons.isEmpty() ? null : String.join("; ", staleReasons));
-        return new BuiltRequest(
-                new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), served, devices(merged, served)),
-                merged);
+        return new BuiltRequest(new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), served,
+                devices(merged, served), validation), merged);
+    }
+
+    /** The upstream validation of what is served for each file ({@code files} in merge order). */
+    private static RequestValidation validation(String request, List<TrackedFile> files) {
+        List<RequestValidation.DriverValidation> drivers = new ArrayList<>(files.size());
+        boolean valid = true;
+        for (TrackedFile file : files) {
+            String path = file.ref.path().toString();
+            if (file.good == null) {
+                valid = false;
+                drivers.add(new RequestValidation.DriverValidation(file.ref.driver(), path, null, null,
+                        new RequestValidation.Failure(file.failure.code().code(), file.failure.getMessage()), null, null));
+                continue;
+            }
+            List<Violation> violations = MetadataValidator.validate(file.good.object());
+            valid &= violations.isEmpty();
+            String stale = file.isStale() ? file.failure.code().code() + ": " + file.failure.getMessage() : null;
+            drivers.add(new RequestValidation.DriverValidation(file.ref.driver(), path, file.good.sourceVersion(), stale,
+                    null, violations.isEmpty(), violations));
+        }
+        return new RequestValidation(request, valid, List.copyOf(drivers));
     }
 
     private static List<DeviceEntry> devices(DeviceMetadata merged, Served.Available request) {
