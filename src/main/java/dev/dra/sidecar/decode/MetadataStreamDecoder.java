@@ -64,7 +64,8 @@ public final class MetadataStreamDecoder {
                 offset = end;
             }
         } catch (IOException e) {
-            throw malformed(source, describe(e));
+            String goWords = GoSyntaxScanner.firstError(stream);
+            throw malformed(source, goWords != null ? goWords : describe(e));
         } catch (GoScalarScanner.SyntaxError e) {
             throw malformed(source, e.getMessage());
         }

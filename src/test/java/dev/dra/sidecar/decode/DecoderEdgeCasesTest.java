@@ -158,6 +158,38 @@ class DecoderEdgeCasesTest {
             cases.add(fails("a syntax error is a malformed stream: " + visible(stream), stream, MALFORMED_STREAM,
                     "test.json: read metadata object from stream: "));
         }
+        // Go's json.Decoder words: the scanner's "invalid character" with its context, or unexpected EOF
+        String[][] goWords = {
+            {"{", "unexpected EOF"},
+            {"{\"a\"}", "invalid character '}' after object key"},
+            {"{\"a\":}", "invalid character '}' looking for beginning of value"},
+            {"{\"a\":1,}", "invalid character '}' looking for beginning of object key string"},
+            {"{a:1}", "invalid character 'a' looking for beginning of object key string"},
+            {"[1,]", "invalid character ']' looking for beginning of value"},
+            {"[1 2]", "invalid character '2' after array element"},
+            {"{\"a\":01}", "invalid character '1' after object key:value pair"},
+            {"{\"a\":1.}", "invalid character '}' after decimal point in numeric literal"},
+            {"{\"a\":1e}", "invalid character '}' in exponent of numeric literal"},
+            {"{\"a\":-x}", "invalid character 'x' in numeric literal"},
+            {"{\"a\":tru}", "invalid character '}' in literal true (expecting 'e')"},
+            {"{\"a\":nil}", "invalid character 'i' in literal null (expecting 'u')"},
+            {"{\"a\":\"\\x\"}", "invalid character 'x' in string escape code"},
+            {"{\"a\":\"\\u12G4\"}", "invalid character 'G' in \\u hexadecimal character escape"},
+            {"{\"a\":\"x\ty\"}", "invalid character '\\t' in string literal"},
+            {"{\"a\":'x'}", "invalid character '\\'' looking for beginning of value"},
+            {"{\"a\":\"x\" \"b\":1}", "invalid character '\"' after object key:value pair"},
+            {"{\"kind\":", "unexpected EOF"},
+            {"{\"a\":\"abc", "unexpected EOF"},
+        };
+        for (String[] row : goWords) {
+            cases.add(fails("a syntax error in Go's words: " + row[0], UNKNOWN + row[0], MALFORMED_STREAM,
+                    "test.json: read metadata object from stream: " + row[1]));
+        }
+        // Go's scanner reads bytes: 0xC3 outside a string is the character U+00C3
+        cases.add(fails("a byte outside a string is quoted as Go quotes it", concat(UNKNOWN + "{\"a\":", raw(new int[] {0xC3}), "}"),
+                MALFORMED_STREAM, "read metadata object from stream: invalid character '\u00c3' looking for beginning of value"));
+        cases.add(fails("nesting beyond Go's limit in Go's words", ALPHA + ",\"x\":" + "[".repeat(10_000) + "]".repeat(10_000) + "}",
+                MALFORMED_STREAM, "read metadata object from stream: invalid character '[' exceeded max depth"));
         cases.add(fails("an empty object has no kind", "{}", INVALID_OBJECT,
                 "test.json: decode metadata object: Object 'Kind' is missing"));
         return cases;
@@ -626,11 +658,6 @@ class DecoderEdgeCasesTest {
                             assertNull(d.object().metadata().name());
                             assertEquals("u", d.object().metadata().uid());
                         }),
-                // Go's scanner words syntax errors its own way ("invalid character 'x' looking for beginning of
-                // value"); the detail of a malformed stream is Jackson's description with line and column. The code
-                // (malformed-stream) is the same.
-                fails("a syntax error is described in Jackson's words", "{\"a\":tru}", MALFORMED_STREAM,
-                        "test.json: read metadata object from stream: ", "(line 1, column"),
                 // Go saves a type error, reads on, and reports a later timestamp error instead if one comes (a
                 // field's own decoder fails at once); Jackson stops at the first error in document order. Closing
                 // it needs a binder of our own as well.
