@@ -16,8 +16,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * The conformance set through HTTP: the packaged sidecar serves the conformance tree
- * ({@code fixtures/conformance/root}) and the conformance-check tool ({@code fixtures/tools/conformance-check})
- * checks every expectation of {@code fixtures/conformance/expectations.json} against it.
+ * ({@code src/test/resources/fixtures/conformance/root}) and {@code src/test/resources/fixtures/tools/conformance-check}
+ * checks every expectation of {@code expectations.json} (status, content type, body) against it.
  */
 @QuarkusIntegrationTest
 @TestProfile(ConformanceIT.ConformanceTree.class)
