@@ -1,7 +1,6 @@
 package dev.dra.sidecar.ops;
 
 import dev.dra.sidecar.decode.FailureCode;
-import dev.dra.sidecar.decode.MetadataValidator;
 import dev.dra.sidecar.snapshot.ClaimEntry;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.DeviceEntry;
@@ -125,9 +124,8 @@ public class MetadataMetrics implements RefreshObserver {
                         } else {
                             failed++;
                         }
-                        if (driver.object() != null) {
-                            violationsByDriver.merge(driver.driver(),
-                                    MetadataValidator.validate(driver.object()).size(), Integer::sum);
+                        if (driver.violations() != null) {
+                            violationsByDriver.merge(driver.driver(), driver.violations().size(), Integer::sum);
                         }
                     }
                     for (DeviceEntry device : request.devices()) {

@@ -4,7 +4,6 @@ import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.dra.sidecar.decode.GoCompatibleJson;
 import dev.dra.sidecar.decode.MetadataValidator;
-import dev.dra.sidecar.decode.Violation;
 import dev.dra.sidecar.decode.RequestMerger;
 import dev.dra.sidecar.model.ClaimIndex;
 import dev.dra.sidecar.model.ClaimView;
@@ -108,14 +107,14 @@ final class SnapshotBuilder {
             DeviceMetadata object = file.good.object();
             drivers.put(file.ref.driver(), new DriverEntry(file.ref.driver(), path,
                     available(object.withApiVersion(DeviceMetadata.V1BETA1), file.good.sourceVersion(), staleReason),
-                    object));
+                    MetadataValidator.validate(object)));
             decoded.put(file.ref.fileName(), object);
             versions.add(file.good.sourceVersion());
             if (staleReason != null) {
                 staleReasons.add(staleReason);
             }
         }
-        Served.Available validation = available(validation(name, files), null, null);
+        Served.Available validation = available(validation(name, files, drivers), null, null);
         if (firstFailure != null) {
             return new BuiltRequest(new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), firstFailure,
                     List.of(), validation), null);
@@ -128,24 +127,23 @@ final class SnapshotBuilder {
     }
 
     /** The upstream validation of what is served for each file ({@code files} in merge order). */
-    private static RequestValidation validation(String request, List<TrackedFile> files) {
-        List<RequestValidation.DriverValidation> drivers = new ArrayList<>(files.size());
+    private static RequestValidation validation(String request, List<TrackedFile> files,
+            Map<String, DriverEntry> drivers) {
+        List<RequestValidation.DriverValidation> out = new ArrayList<>(files.size());
         boolean valid = true;
         for (TrackedFile file : files) {
-            String path = file.ref.path().toString();
-            if (file.good == null) {
+            DriverEntry entry = drivers.get(file.ref.driver());
+            if (entry.served() instanceof Served.Available served) {
+                valid &= entry.violations().isEmpty();
+                out.add(new RequestValidation.DriverValidation(entry.driver(), entry.path(), served.sourceVersions(),
+                        served.staleReason(), null, entry.violations().isEmpty(), entry.violations()));
+            } else if (entry.served() instanceof Served.Unavailable failure) {
                 valid = false;
-                drivers.add(new RequestValidation.DriverValidation(file.ref.driver(), path, null, null,
-                        new RequestValidation.Failure(file.failure.code().code(), file.failure.getMessage()), null, null));
-                continue;
+                out.add(new RequestValidation.DriverValidation(entry.driver(), entry.path(), null, null,
+                        new RequestValidation.Failure(failure.code().code(), failure.detail()), null, null));
             }
-            List<Violation> violations = MetadataValidator.validate(file.good.object());
-            valid &= violations.isEmpty();
-            String stale = file.isStale() ? file.failure.code().code() + ": " + file.failure.getMessage() : null;
-            drivers.add(new RequestValidation.DriverValidation(file.ref.driver(), path, file.good.sourceVersion(), stale,
-                    null, violations.isEmpty(), violations));
         }
-        return new RequestValidation(request, valid, List.copyOf(drivers));
+        return new RequestValidation(request, valid, List.copyOf(out));
     }
 
     private static List<DeviceEntry> devices(DeviceMetadata merged, Served.Available request) {
