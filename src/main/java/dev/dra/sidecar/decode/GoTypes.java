@@ -3,6 +3,7 @@ package dev.dra.sidecar.decode;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonMappingException;
+import dev.dra.sidecar.model.KubernetesTime;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -58,8 +59,11 @@ final class GoTypes {
     private static final Type INT64 = scalar("int64");
     private static final Type BOOL = scalar("bool");
     private static final Type UID = scalar("types.UID");
-    /** {@code metav1.Time} unmarshals a JSON string itself: a type error names {@code string}. */
-    private static final Type TIME = STRING;
+    /**
+     * {@code metav1.Time} unmarshals a JSON string itself: a type error names {@code string}, and any failure
+     * stops Go's decoder at once (see {@link #timestampError}).
+     */
+    private static final Type TIME = scalar("string");
     private static final Type FIELDS_V1 = scalar("v1.FieldsV1"); // takes any JSON value
 
     private static final Type OWNER_REFERENCE = struct("v1.OwnerReference", "apiVersion", STRING, "kind", STRING,
@@ -120,6 +124,79 @@ final class GoTypes {
         }
         return "json: cannot unmarshal " + value + " into Go struct field " + struct.formatted(version) + "."
                 + String.join(".", fields) + " of type " + type.name().formatted(version);
+    }
+
+    /**
+     * The error of the first timestamp Go's decoder reaches in the object between {@code start} and
+     * {@code end}, or {@code null} if every timestamp it reaches is good.
+     *
+     * <p>Go saves a type error and decodes on, skipping the value that failed; a timestamp's own decoder,
+     * though, stops it at once, and that error is the one reported. So when binding failed on a type error,
+     * a malformed timestamp later in the object is what Go reports instead.
+     */
+    static String timestampError(char[] text, int start, int end, String version) throws IOException {
+        try (JsonParser p = GoCompatibleJson.mapper().createParser(text, start, end - start)) {
+            p.nextToken();
+            return walk(p, DEVICE_METADATA, null, new ArrayList<>(), version);
+        }
+    }
+
+    /** Visits the value at the parser as Go would decode it into {@code type}; leaves the parser at its end. */
+    private static String walk(JsonParser p, Type type, String struct, List<String> fields, String version)
+            throws IOException {
+        JsonToken token = p.currentToken();
+        if (type == TIME) {
+            if (token == JsonToken.VALUE_STRING) {
+                try {
+                    KubernetesTime.normalize(p.getText());
+                    return null;
+                } catch (KubernetesTime.InvalidTime e) {
+                    return e.getMessage();
+                }
+            }
+            String value = describeValue(p, false);
+            p.skipChildren();
+            return value == null ? null : "json: cannot unmarshal " + value + " into Go struct field "
+                    + struct + "." + String.join(".", fields) + " of type string";
+        }
+        if (type.kind() == Kind.STRUCT && token == JsonToken.START_OBJECT) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                Type field = type.fields().get(p.currentName());
+                p.nextToken();
+                if (field == null) {
+                    p.skipChildren();
+                    continue;
+                }
+                fields.add(p.currentName());
+                String error = walk(p, field, type.structName(), fields, version);
+                fields.remove(fields.size() - 1);
+                if (error != null) {
+                    return error;
+                }
+            }
+            return null;
+        }
+        if (type.kind() == Kind.MAP && token == JsonToken.START_OBJECT) {
+            while (p.nextToken() == JsonToken.FIELD_NAME) {
+                p.nextToken();
+                String error = walk(p, type.elem(), struct, fields, version);
+                if (error != null) {
+                    return error;
+                }
+            }
+            return null;
+        }
+        if (type.kind() == Kind.SLICE && token == JsonToken.START_ARRAY) {
+            while (p.nextToken() != JsonToken.END_ARRAY) {
+                String error = walk(p, type.elem(), struct, fields, version);
+                if (error != null) {
+                    return error;
+                }
+            }
+            return null;
+        }
+        p.skipChildren(); // a scalar, or a value of the wrong type: Go skips it
+        return null;
     }
 
     /** Go's description of the JSON value at the parser: {@code string}, {@code number}, {@code bool}, ... */

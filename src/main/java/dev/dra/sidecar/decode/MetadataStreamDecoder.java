@@ -186,7 +186,12 @@ public final class MetadataStreamDecoder {
                 throw invalid(source, prefix + e.getOriginalMessage());
             } catch (JsonMappingException e) {
                 String goWords = GoTypes.typeError(e, object, gvk.version());
-                throw invalid(source, prefix + (goWords != null ? goWords : describe(e)));
+                if (goWords == null) {
+                    throw invalid(source, prefix + describe(e));
+                }
+                // Go decodes on after a type error, and a malformed timestamp after it is what Go reports
+                String timestamp = GoTypes.timestampError(json.text(), start, end, gvk.version());
+                throw invalid(source, prefix + (timestamp != null ? timestamp : goWords));
             }
         } catch (IOException | IllegalArgumentException e) {
             throw invalid(source, prefix + describe(e));

@@ -634,6 +634,22 @@ class DecoderEdgeCasesTest {
                         + "ObjectMeta.metadata.creationTimestamp of type string"));
         cases.add(fails("an object timestamp", withCreation("{}"), INVALID_OBJECT,
                 "json: cannot unmarshal object into Go struct field ObjectMeta.metadata.creationTimestamp of type string"));
+        // Go saves a type error and decodes on; a timestamp's own decoder stops it at once, and wins
+        cases.add(fails("a malformed timestamp after a type error is the error Go reports",
+                withAttribute("{\"int\":\"x\"}").replaceFirst("}$", ",\"metadata\":{\"creationTimestamp\":\"x\"}}"),
+                INVALID_OBJECT, "decode " + V1ALPHA1 + ": parsing time \"x\" as \"2006-01-02T15:04:05Z07:00\""));
+        cases.add(fails("a timestamp of the wrong type after a type error too",
+                withAttribute("{\"int\":\"x\"}").replaceFirst("}$", ",\"metadata\":{\"managedFields\":[{\"time\":1}]}}"),
+                INVALID_OBJECT, "json: cannot unmarshal number into Go struct field "
+                        + "ManagedFieldsEntry.metadata.managedFields.time of type string"));
+        cases.add(fails("a timestamp inside a value Go skips for its type is not reached",
+                withAttribute("{\"int\":\"x\"}").replaceFirst("}$", ",\"metadata\":{\"managedFields\":{\"time\":\"x\"}}}"),
+                INVALID_OBJECT, "json: cannot unmarshal string into Go struct field "
+                        + "DeviceAttribute.requests.devices.attributes.int of type int64"));
+        cases.add(fails("a good timestamp after a type error leaves the type error",
+                withAttribute("{\"int\":\"x\"}").replaceFirst("}$", ",\"metadata\":{\"creationTimestamp\":\"2008-01-01T01:01:01Z\"}}"),
+                INVALID_OBJECT, "json: cannot unmarshal string into Go struct field "
+                        + "DeviceAttribute.requests.devices.attributes.int of type int64"));
         cases.add(decodes("deletionTimestamp follows the same rules",
                 ALPHA + ",\"metadata\":{\"deletionTimestamp\":\"2009-01-01T01:00:00+01:00\"}}",
                 d -> assertEquals("2009-01-01T00:00:00Z", d.object().metadata().deletionTimestamp())));
@@ -658,12 +674,6 @@ class DecoderEdgeCasesTest {
                             assertNull(d.object().metadata().name());
                             assertEquals("u", d.object().metadata().uid());
                         }),
-                // Go saves a type error, reads on, and reports a later timestamp error instead if one comes (a
-                // field's own decoder fails at once); Jackson stops at the first error in document order. Closing
-                // it needs a binder of our own as well.
-                fails("a type error before a malformed timestamp is the one reported (Go would report the timestamp)",
-                        withAttribute("{\"int\":\"x\"}").replaceFirst("}$", ",\"metadata\":{\"creationTimestamp\":\"x\"}}"),
-                        INVALID_OBJECT, "json: cannot unmarshal string into Go struct field DeviceAttribute"),
                 // Go keeps the raw bytes of fieldsV1 and would write a byte that is not UTF-8 back as it is; a
                 // served body is always valid UTF-8, so such a byte is served as U+FFFD.
                 decodes("a byte that is not UTF-8 inside fieldsV1 is served as U+FFFD",
