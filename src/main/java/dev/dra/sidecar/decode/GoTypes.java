@@ -23,28 +23,34 @@ import java.util.Map;
  */
 final class GoTypes {
 
-    private enum Kind { SCALAR, STRUCT, SLICE, MAP }
+    enum Kind { SCALAR, STRUCT, SLICE, MAP }
 
     /**
      * @param name as Go's {@code reflect.Type.String} prints it; {@code %s} stands for the object's version
      *     package ({@code v1alpha1} or {@code v1beta1})
+     * @param nullResets whether {@code null} sets the value to nil or zero (a pointer, slice, map or a type
+     *     that unmarshals itself); otherwise {@code null} leaves the value as it was
      */
-    private record Type(String name, Kind kind, Type elem, Map<String, Type> fields) {
+    record Type(String name, Kind kind, Type elem, Map<String, Type> fields, boolean nullResets) {
         String structName() {
             return name.substring(name.indexOf('.') + 1);
         }
     }
 
     private static Type scalar(String name) {
-        return new Type(name, Kind.SCALAR, null, Map.of());
+        return new Type(name, Kind.SCALAR, null, Map.of(), false);
+    }
+
+    private static Type pointer(Type type) {
+        return new Type(type.name(), type.kind(), type.elem(), type.fields(), true);
     }
 
     private static Type slice(Type elem) {
-        return new Type("[]" + elem.name(), Kind.SLICE, elem, Map.of());
+        return new Type("[]" + elem.name(), Kind.SLICE, elem, Map.of(), true);
     }
 
     private static Type map(String name, Type elem) {
-        return new Type(name, Kind.MAP, elem, Map.of());
+        return new Type(name, Kind.MAP, elem, Map.of(), true);
     }
 
     private static Type struct(String name, Object... fieldsAndTypes) {
@@ -52,7 +58,7 @@ final class GoTypes {
         for (int i = 0; i < fieldsAndTypes.length; i += 2) {
             fields.put((String) fieldsAndTypes[i], (Type) fieldsAndTypes[i + 1]);
         }
-        return new Type(name, Kind.STRUCT, null, Map.copyOf(fields));
+        return new Type(name, Kind.STRUCT, null, Map.copyOf(fields), false);
     }
 
     private static final Type STRING = scalar("string");
@@ -63,31 +69,36 @@ final class GoTypes {
      * {@code metav1.Time} unmarshals a JSON string itself: a type error names {@code string}, and any failure
      * stops Go's decoder at once (see {@link #timestampError}).
      */
-    private static final Type TIME = scalar("string");
-    private static final Type FIELDS_V1 = scalar("v1.FieldsV1"); // takes any JSON value
+    private static final Type TIME = pointer(scalar("string"));
+    /** Takes any JSON value and keeps it as written. */
+    static final Type FIELDS_V1 = pointer(scalar("v1.FieldsV1"));
 
     private static final Type OWNER_REFERENCE = struct("v1.OwnerReference", "apiVersion", STRING, "kind", STRING,
-            "name", STRING, "uid", UID, "controller", BOOL, "blockOwnerDeletion", BOOL);
+            "name", STRING, "uid", UID, "controller", pointer(BOOL), "blockOwnerDeletion", pointer(BOOL));
     private static final Type MANAGED_FIELDS_ENTRY = struct("v1.ManagedFieldsEntry", "manager", STRING,
             "operation", scalar("v1.ManagedFieldsOperationType"), "apiVersion", STRING, "time", TIME,
             "fieldsType", STRING, "fieldsV1", FIELDS_V1, "subresource", STRING);
     private static final Type OBJECT_META = struct("v1.ObjectMeta", "name", STRING, "generateName", STRING,
             "namespace", STRING, "selfLink", STRING, "uid", UID, "resourceVersion", STRING, "generation", INT64,
-            "creationTimestamp", TIME, "deletionTimestamp", TIME, "deletionGracePeriodSeconds", INT64,
+            "creationTimestamp", TIME, "deletionTimestamp", TIME, "deletionGracePeriodSeconds", pointer(INT64),
             "labels", map("map[string]string", STRING), "annotations", map("map[string]string", STRING),
             "ownerReferences", slice(OWNER_REFERENCE), "finalizers", slice(STRING),
             "managedFields", slice(MANAGED_FIELDS_ENTRY));
-    private static final Type DEVICE_ATTRIBUTE = struct("v1.DeviceAttribute", "int", INT64, "bool", BOOL,
-            "string", STRING, "version", STRING, "ints", slice(INT64), "bools", slice(BOOL), "strings", slice(STRING),
+    private static final Type DEVICE_ATTRIBUTE = struct("v1.DeviceAttribute", "int", pointer(INT64),
+            "bool", pointer(BOOL), "string", pointer(STRING), "version", pointer(STRING), "ints", slice(INT64),
+            "bools", slice(BOOL), "strings", slice(STRING),
             "versions", slice(STRING));
     private static final Type NETWORK_DEVICE_DATA = struct("v1.NetworkDeviceData", "interfaceName", STRING,
             "ips", slice(STRING), "hardwareAddress", STRING);
     private static final Type DEVICE = struct("%s.Device", "driver", STRING, "pool", STRING, "name", STRING,
             "attributes", map("map[v1.QualifiedName]v1.DeviceAttribute", DEVICE_ATTRIBUTE),
-            "networkData", NETWORK_DEVICE_DATA);
+            "networkData", pointer(NETWORK_DEVICE_DATA));
     private static final Type REQUEST = struct("%s.DeviceMetadataRequest", "name", STRING, "devices", slice(DEVICE));
     private static final Type DEVICE_METADATA = struct("%s.DeviceMetadata", "kind", STRING, "apiVersion", STRING,
-            "metadata", OBJECT_META, "podClaimName", STRING, "requests", slice(REQUEST));
+            "metadata", OBJECT_META, "podClaimName", pointer(STRING), "requests", slice(REQUEST));
+
+    /** The type of the whole object. */
+    static final Type ROOT = DEVICE_METADATA;
 
     private static final int MAX_LITERAL = 64;
 
@@ -118,7 +129,7 @@ final class GoTypes {
                 return null;
             }
         }
-        String value = describeValue(parser, type == INT64);
+        String value = describeValue(parser, type.name().equals("int64"));
         if (struct == null || value == null) {
             return null;
         }

@@ -172,30 +172,78 @@ public final class MetadataStreamDecoder {
     /**
      * Binds the (syntactically valid) object between {@code start} and {@code end} to the Go type's fields.
      * A value of the wrong type fails in Go's words ({@code json: cannot unmarshal ...}), a malformed
-     * timestamp with Go's {@code time.Parse} error.
+     * timestamp with Go's {@code time.Parse} error. An object that repeats a key is first folded as Go's
+     * decoder folds it ({@link GoRepeatedKeys}).
      */
     private static DeviceMetadata bind(GoText.JsonText json, int start, int end, GroupVersionKind gvk, String source)
             throws MetadataDecodeException {
-        String prefix = "decode " + gvk.groupVersion() + ": ";
-        try (JsonParser object = JSON.createParser(json.text(), start, end - start)) {
+        try {
+            return bind(json.text(), json.raw(), start, end, gvk, source, true);
+        } catch (RepeatedKey e) {
+            char[] folded;
             try {
-                DeviceMetadata decoded = BINDER.withAttribute(RawJson.Source.class, new RawJson.Source(json.raw(), start))
+                folded = GoRepeatedKeys.fold(json.text(), json.raw(), start, end);
+            } catch (IOException io) {
+                throw invalid(source, "decode " + gvk.groupVersion() + ": " + describe(io));
+            }
+            try {
+                return bind(folded, folded, 0, folded.length, gvk, source, false);
+            } catch (RepeatedKey impossible) {
+                throw new IllegalStateException("a folded object has no repeated key", impossible);
+            }
+        }
+    }
+
+    /** Thrown when the object repeats a key and must be folded first. */
+    private static final class RepeatedKey extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        RepeatedKey() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static DeviceMetadata bind(char[] text, char[] raw, int start, int end, GroupVersionKind gvk, String source,
+            boolean detectRepeatedKeys) throws MetadataDecodeException, RepeatedKey {
+        String prefix = "decode " + gvk.groupVersion() + ": ";
+        try (JsonParser object = JSON.createParser(text, start, end - start)) {
+            if (detectRepeatedKeys) {
+                object.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            }
+            try {
+                DeviceMetadata decoded = BINDER.withAttribute(RawJson.Source.class, new RawJson.Source(raw, start))
                         .readValue(object);
                 return decoded.withApiVersion(gvk.groupVersion());
             } catch (KubernetesTime.InvalidTimeException e) {
                 throw invalid(source, prefix + e.getOriginalMessage());
             } catch (JsonMappingException e) {
+                if (isRepeatedKey(e)) {
+                    throw new RepeatedKey();
+                }
                 String goWords = GoTypes.typeError(e, object, gvk.version());
                 if (goWords == null) {
                     throw invalid(source, prefix + describe(e));
                 }
                 // Go decodes on after a type error, and a malformed timestamp after it is what Go reports
-                String timestamp = GoTypes.timestampError(json.text(), start, end, gvk.version());
+                String timestamp = GoTypes.timestampError(text, start, end, gvk.version());
                 throw invalid(source, prefix + (timestamp != null ? timestamp : goWords));
             }
         } catch (IOException | IllegalArgumentException e) {
+            if (isRepeatedKey(e)) {
+                throw new RepeatedKey();
+            }
             throw invalid(source, prefix + describe(e));
         }
+    }
+
+    private static boolean isRepeatedKey(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof com.fasterxml.jackson.core.JsonParseException parse
+                    && parse.getOriginalMessage() != null && parse.getOriginalMessage().startsWith("Duplicate field")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static MetadataDecodeException invalid(String source, String message) {

@@ -53,7 +53,7 @@ public record RawJson(String json) {
         }
 
         /** The JSON value starting at {@code start}, without the whitespace outside its strings. */
-        static String compact(char[] t, int start) {
+        public static String compact(char[] t, int start) {
             StringBuilder out = new StringBuilder();
             int depth = 0;
             int i = start;

@@ -31,8 +31,8 @@ class ClaimsApiTest {
                 .header("ETag", startsWith("\""))
                 .body("claims.name", contains("badtime", "badtype", "blank", "breaking", "changing", "empty", "emptyobj",
                         "fieldsv1", "lists", "multi", "multibad", "my-claim", "nokind", "notjson", "noversion",
-                        "nullzero", "onlyunknown", "trailing", "truncated", "twins", "unknownnokind", "unknownthenbad",
-                        "upstream-head", "upstream-v1-36"))
+                        "nullzero", "onlyunknown", "repeatedkeys", "trailing", "truncated", "twins", "unknownnokind",
+                        "unknownthenbad", "upstream-head", "upstream-v1-36"))
                 .body("claims.find { it.name == 'my-claim' }.requests", contains("gpu", "gpu-request"));
     }
 

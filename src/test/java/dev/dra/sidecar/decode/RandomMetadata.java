@@ -242,7 +242,9 @@ final class RandomMetadata {
     String encode(Object value) throws JsonProcessingException {
         String json = chance(50) ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value) : JSON.writeValueAsString(value);
         // (a tree would re-encode fieldsV1's numbers, which must stay as written)
-        return chance(30) && !json.contains("\"fieldsV1\"") ? zerosAsNull(json) : json;
+        json = chance(30) && !json.contains("\"fieldsV1\"") ? zerosAsNull(json) : json;
+        // a key written twice: Go decodes the later value over the earlier one
+        return chance(20) && json.contains("\"podClaimName\"") ? json.replaceFirst("\\{", "{\"podClaimName\":\"decoy\",") : json;
     }
 
     /**
