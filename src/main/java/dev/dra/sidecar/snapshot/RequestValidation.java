@@ -24,7 +24,8 @@ public record RequestValidation(
     /**
      * @param file the file's path, as the container sees it
      * @param apiVersion the apiVersion the served object was decoded from; absent when the file never decoded
-     * @param stale why the file's latest read failed, when its last good object is served (and validated) instead
+     * @param stale why what is served (and validated) is not the file's latest content: its latest read failed
+     *     ({@code <code>: <reason>}), or the host replaced the file ({@code detached: <reason>})
      * @param error why the file does not decode, when no object is served for it (then nothing is validated)
      * @param valid whether the served object has no violation; absent when no object is served
      * @param violations every violation of the served object, with its field path; absent when none is served
@@ -37,7 +38,8 @@ public record RequestValidation(
             @Schema(examples = "/var/run/kubernetes.io/dra-device-attributes/resourceclaims/gpu-claim/gpu/gpu.example.com-metadata.json")
             String file,
             @Schema(examples = "metadata.resource.k8s.io/v1beta1") String apiVersion,
-            @Schema(description = "Why the latest read failed while the last good object is served") String stale,
+            @Schema(description = "Why what is served is not the file's latest content (a failed read, or detached)")
+            String stale,
             @Schema(description = "Why the file does not decode; nothing is validated then") Failure error,
             @Schema(description = "The served object has no violation") Boolean valid,
             @Schema(description = "Every violation of the upstream validation rules") List<Violation> violations) {}
