@@ -28,6 +28,7 @@ final class ApiRoutes {
     static final String CLAIM = "{claim}";
     static final String REQUEST = CLAIM + "/{request}";
     static final String DRIVER = REQUEST + "/drivers/{driver}";
+    static final String VALIDATION = REQUEST + "/validation";
     /** The attribute may be a qualified name with '/', so its parameter takes the rest of the path. */
     static final String ATTRIBUTE = REQUEST + "/devices/{device}/attributes/{attribute: .+}";
 
@@ -39,6 +40,7 @@ final class ApiRoutes {
         CLAIM(ApiRoutes.CLAIM, "get%s"),
         REQUEST(ApiRoutes.REQUEST, "get%sRequest"),
         DRIVER(ApiRoutes.DRIVER, "get%sDriver"),
+        VALIDATION(ApiRoutes.VALIDATION, "get%sValidation"),
         ATTRIBUTE(ApiRoutes.ATTRIBUTE, "get%sAttribute");
 
         private final List<String> segments;
@@ -63,9 +65,12 @@ final class ApiRoutes {
             return operationId.formatted(kind == ClaimKind.CLAIM ? "Claim" : "TemplateClaim");
         }
 
-        /** Whether the answer comes from metadata files, so it can be stale or a decode failure. */
+        /**
+         * Whether the answer is a file's content, so it can be stale or a decode failure. A validation report is
+         * served whatever the files hold.
+         */
         boolean readsFiles() {
-            return this != INDEX;
+            return this != INDEX && this != VALIDATION;
         }
 
         /** The path parameters of this route after the kind, in path order, or empty when it does not match. */
