@@ -9,6 +9,12 @@ import java.util.List;
 @ConfigMapping(prefix = "dra.api")
 public interface ApiConfig {
 
+    /** Default of {@link #longPollDefaultTimeout()} in seconds; a constant so the OpenAPI document states it. */
+    String LONG_POLL_DEFAULT_SECONDS = "60";
+
+    /** Default of {@link #longPollMaxTimeout()} in seconds; a constant so the OpenAPI document states it. */
+    String LONG_POLL_MAX_SECONDS = "300";
+
     /**
      * Host header values the API answers to, with or without a port; anything else gets
      * {@code 400 invalid-host}. Guards the loopback API against DNS rebinding from a browser.
@@ -17,10 +23,10 @@ public interface ApiConfig {
     List<String> allowedHosts();
 
     /** Long-poll wait when {@code timeoutSeconds} is not given. */
-    @WithDefault("60s")
+    @WithDefault(LONG_POLL_DEFAULT_SECONDS + "s")
     Duration longPollDefaultTimeout();
 
     /** The longest long-poll wait a client may ask for. */
-    @WithDefault("300s")
+    @WithDefault(LONG_POLL_MAX_SECONDS + "s")
     Duration longPollMaxTimeout();
 }

@@ -1,38 +1,30 @@
 package dev.dra.sidecar.api;
 
-/** A client-facing failure: answered as a problem body with its status and code, never as a 500. */
+import dev.dra.sidecar.snapshot.Served;
+
+/**
+ * A client-facing failure: {@link ProblemMappers} answers it as a problem body of its {@link ProblemType}, with
+ * {@code Retry-After} when the type is retryable; never as a 500.
+ */
 final class ApiException extends RuntimeException {
 
-    private final Problem problem;
-    private final Integer retryAfterSeconds;
+    private final ProblemType type;
 
-    ApiException(int status, String code, String title, String detail) {
-        this(Problem.of(status, code, title, detail), null);
+    ApiException(ProblemType type, String detail) {
+        super(detail, null, false, false);
+        this.type = type;
     }
 
-    ApiException(Problem problem, Integer retryAfterSeconds) {
-        super(problem.detail(), null, false, false);
-        this.problem = problem;
-        this.retryAfterSeconds = retryAfterSeconds;
+    ProblemType type() {
+        return type;
+    }
+
+    /** The problem of a file (or request) the snapshot cannot serve: its type and the snapshot's detail. */
+    static ApiException unavailable(Served.Unavailable failure) {
+        return new ApiException(ProblemType.of(failure.code()), failure.detail());
     }
 
     Problem problem() {
-        return problem;
-    }
-
-    Integer retryAfterSeconds() {
-        return retryAfterSeconds;
-    }
-
-    static ApiException notFound(String detail) {
-        return new ApiException(404, "not-found", "Not found", detail);
-    }
-
-    static ApiException invalidName(String detail) {
-        return new ApiException(400, "invalid-name", "Invalid name", detail);
-    }
-
-    static ApiException invalidParameter(String detail) {
-        return new ApiException(400, "invalid-parameter", "Invalid parameter", detail);
+        return type.problem(getMessage());
     }
 }

@@ -23,9 +23,10 @@ public class Conditions {
     String lastEtag;
 
     @QueryParam("timeoutSeconds")
-    @Parameter(description = "Longest wait of a long poll, 1 to 300 seconds (default 60).",
+    @Parameter(description = "Longest wait of a long poll, 1 to " + ApiConfig.LONG_POLL_MAX_SECONDS + " seconds (default "
+            + ApiConfig.LONG_POLL_DEFAULT_SECONDS + ").",
             schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.INTEGER,
-                    minimum = "1", maximum = "300"))
+                    minimum = "1", maximum = ApiConfig.LONG_POLL_MAX_SECONDS))
     String timeoutSeconds;
 
     @HeaderParam("If-None-Match")
@@ -41,7 +42,7 @@ public class Conditions {
             return null;
         }
         if (!waitForChange.equalsIgnoreCase("true")) {
-            throw ApiException.invalidParameter("waitForChange must be true or false, got " + PathNames.quote(waitForChange));
+            throw new ApiException(ProblemType.INVALID_PARAMETER, "waitForChange must be true or false, got " + PathNames.quote(waitForChange));
         }
         return timeoutSeconds == null ? config.longPollDefaultTimeout() : seconds(config);
     }
@@ -56,7 +57,7 @@ public class Conditions {
         } catch (NumberFormatException e) {
             // answered below
         }
-        throw ApiException.invalidParameter("timeoutSeconds must be a whole number from 1 to " + max + ", got "
+        throw new ApiException(ProblemType.INVALID_PARAMETER, "timeoutSeconds must be a whole number from 1 to " + max + ", got "
                 + PathNames.quote(timeoutSeconds));
     }
 

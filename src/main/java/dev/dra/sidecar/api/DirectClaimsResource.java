@@ -5,7 +5,7 @@ import jakarta.ws.rs.Path;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Claims the pod references by name ({@code resourceClaimName}). */
-@Path("/claims")
+@Path(ApiRoutes.CLAIMS)
 @Tag(name = "claims", description = "Claims referenced by name (resourceclaims/<claim>)")
 public class DirectClaimsResource extends ClaimResources {
 

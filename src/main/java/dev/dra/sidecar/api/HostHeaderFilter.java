@@ -1,49 +1,61 @@
 package dev.dra.sidecar.api;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
-import jakarta.ws.rs.core.Response;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
-import org.jboss.resteasy.reactive.server.ServerRequestFilter;
 
 /**
- * Answers only to the Host names the API is configured for. The API listens on loopback, but a web page in
- * a browser on the same host could reach it through DNS rebinding; such a request carries a foreign Host.
+ * Answers only to the Host names the API is configured for ({@code dra.api.allowed-hosts}); any other request is
+ * {@code 400 invalid-host}, whatever its path or method. The API listens on loopback, but a web page in a browser on
+ * the same host could reach it through DNS rebinding; such a request carries a foreign Host. A request with more
+ * than one Host field is refused too (RFC 9112 §3.2); HTTP/2's {@code :authority} stands for a missing Host.
  */
-public class HostHeaderFilter {
+@ApplicationScoped
+class HostHeaderFilter {
 
     private final List<String> allowed;
+    private final ObjectMapper json;
 
-    HostHeaderFilter(ApiConfig config) {
+    HostHeaderFilter(ApiConfig config, ObjectMapper json) {
         this.allowed = config.allowedHosts().stream().map(h -> h.trim().toLowerCase(Locale.ROOT)).toList();
-    }
-
-    @ServerRequestFilter(preMatching = true)
-    Response checkHost(HttpServerRequest request) {
-        if (allows(request)) {
-            return null;
-        }
-        return ProblemMappers.problem(Problem.of(400, "invalid-host", "Invalid Host header", "this API answers only to "
-                + "Host " + String.join(", ", allowed) + " (setting dra.api.allowed-hosts)")).build();
+        this.json = json;
     }
 
     /** Whether the request's Host is one of the allowed ones. */
     boolean allows(HttpServerRequest request) {
-        // RFC 9112 §3.2: a request with more than one Host field is answered 400. getHeader() returns only the
-        // first, so "Host: localhost" followed by "Host: evil.example" would pass.
+        // getHeader() returns only the first field, so "Host: localhost" followed by "Host: evil.example" would pass.
         String raw = request.headers().getAll("Host").size() > 1 ? "" : request.getHeader("Host");
         if (raw == null && request.authority() != null) {
-            raw = request.authority().toString(); // HTTP/2 has :authority instead of a Host header
+            raw = request.authority().toString();
         }
         String host = raw == null ? null : hostName(raw.trim().toLowerCase(Locale.ROOT));
         return host != null && allowed.contains(host);
+    }
+
+    /** Answers {@code 400 invalid-host}. */
+    void refuse(RoutingContext context) {
+        ProblemType type = ProblemType.INVALID_HOST;
+        Problem problem = type.problem("this API answers only to Host " + String.join(", ", allowed)
+                + " (setting dra.api.allowed-hosts)");
+        try {
+            context.response().setStatusCode(type.status()).putHeader("Content-Type", Problem.MEDIA_TYPE)
+                    .end(Buffer.buffer(json.writeValueAsBytes(problem)));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /**
      * The host without its port: {@code localhost:8089} → {@code localhost}, {@code [::1]:8089} → {@code [::1]};
      * {@code null} when what follows the host is not a port.
      */
-    static String hostName(String host) {
+    private static String hostName(String host) {
         int end = host.startsWith("[") ? host.indexOf(']') + 1 : host.indexOf(':');
         if (end <= 0 || end == host.length()) {
             return end == 0 ? null : host;

@@ -1,7 +1,13 @@
 package dev.dra.sidecar.api;
 
+import dev.dra.sidecar.snapshot.ClaimKind;
+import java.util.Arrays;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeMap;
+import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import org.eclipse.microprofile.openapi.OASFactory;
 import org.eclipse.microprofile.openapi.OASFilter;
 import org.eclipse.microprofile.openapi.models.OpenAPI;
@@ -14,83 +20,87 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponse;
 import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 
 /**
- * Adds to the generated document what every metadata GET shares, so the resources need not repeat it: the
- * problem responses with their codes, and the ETag, Metadata-Source-Version and Warning headers.
+ * Completes the generated document from the route table and the problem catalog, so the resources need not
+ * repeat them: the operationId of each claim route ({@link ApiRoutes.ClaimRoute#operationId}), the problem
+ * responses of each operation ({@link ProblemType#listed}), the enumeration of problem codes, and the ETag,
+ * Metadata-Source-Version and Warning headers of every metadata GET.
  */
 public class OpenApiDocument implements OASFilter {
 
     private static final String PROBLEM_REF = "#/components/schemas/Problem";
 
-    private static final Map<String, String> READ_PROBLEMS = Map.of(
-            "400", "invalid-name: a name in the path is not valid; invalid-parameter: a bad query parameter; "
-                    + "invalid-host: the Host header is not an allowed one",
-            "404", "not-found: no such claim, request, driver, device or attribute",
-            "502", "invalid-object, no-compatible-version or file-too-large: a file of the request cannot be "
-                    + "decoded; detail names the file",
-            "503", "no-metadata-objects or malformed-stream: a file is empty or cut short, probably while a driver "
-                    + "writes it; Retry-After says when to try again");
-
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
         // No authentication, on purpose: the API listens on loopback for the containers of one pod.
         openAPI.setSecurity(List.of(OASFactory.createSecurityRequirement()));
+        enumerateProblemCodes(openAPI);
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
             return;
         }
+        Map<String, ApiRoutes.Match> claimRoutes = new HashMap<>();
+        for (ClaimKind kind : ClaimKind.values()) {
+            for (ApiRoutes.ClaimRoute route : ApiRoutes.ClaimRoute.values()) {
+                claimRoutes.put(route.template(kind), new ApiRoutes.Match(kind, route, List.of()));
+            }
+        }
         for (Map.Entry<String, PathItem> path : openAPI.getPaths().getPathItems().entrySet()) {
-            path.getValue().getOperations().values().forEach(OpenApiDocument::nameOperation);
+            ApiRoutes.Match route = claimRoutes.get(path.getKey());
             Operation get = path.getValue().getGET();
-            if (get != null) {
-                // a validation report is served whatever the files hold: no 502/503, no source-version header
-                decorate(get.getResponses(), path.getKey().matches("/(template-)?claims/\\{claim}/.*|/(template-)?claims/\\{claim}")
-                        && !path.getKey().endsWith("/validation"));
+            if (route != null && get != null) {
+                get.setOperationId(route.route().operationId(route.kind()));
+                decorate(get.getResponses(), route.route());
+            }
+            Operation post = path.getValue().getPOST();
+            if (path.getKey().equals(ApiRoutes.VALIDATE) && post != null) {
+                addProblems(post.getResponses(), type -> type.listed() == ProblemType.Listed.VALIDATE);
             }
         }
     }
 
-    /**
-     * Client-friendly operation ids: the generated ones name the Java class ({@code DirectClaimsResource_request}),
-     * and the two claim kinds share their methods.
-     */
-    private static void nameOperation(Operation operation) {
-        String id = operation.getOperationId();
-        if (id == null) {
-            return;
+    private static void enumerateProblemCodes(OpenAPI openAPI) {
+        Schema problem = openAPI.getComponents() == null || openAPI.getComponents().getSchemas() == null ? null
+                : openAPI.getComponents().getSchemas().get("Problem");
+        if (problem != null && problem.getProperties() != null && problem.getProperties().get("code") != null) {
+            problem.getProperties().get("code").setEnumeration(
+                    Arrays.stream(ProblemType.values()).<Object>map(ProblemType::code).toList());
         }
-        String method = id.substring(id.indexOf('_') + 1);
-        String kind = id.startsWith("TemplateClaimsResource_") ? "TemplateClaim" : "Claim";
-        operation.setOperationId(switch (method) {
-            case "list" -> "list" + kind + "s";
-            case "claim" -> "get" + kind;
-            case "request" -> "get" + kind + "Request";
-            case "driver" -> "get" + kind + "Driver";
-            case "attribute" -> "get" + kind + "Attribute";
-            case "validation" -> "get" + kind + "Validation";
-            case "validate" -> "validateStream";
-            default -> id;
-        });
     }
 
-    private static void decorate(APIResponses responses, boolean readsFiles) {
+    private static void decorate(APIResponses responses, ApiRoutes.ClaimRoute route) {
         APIResponse ok = responses.getAPIResponse("200");
         if (ok != null) {
             ok.addHeader("ETag", header("Strong entity tag of the bytes served; send it back in If-None-Match or lastEtag"));
-            if (readsFiles) {
-                ok.addHeader("Metadata-Source-Version", header(
+            if (route.readsFiles()) {
+                ok.addHeader(ConditionalResponses.SOURCE_VERSION_HEADER, header(
                         "The apiVersion(s) decoded, comma-separated in file order"));
                 ok.addHeader("Warning", header("110 - \"stale: <reason>\" when the latest read of a file failed "
                         + "and its last good object is served"));
             }
         }
-        READ_PROBLEMS.forEach((status, description) -> {
-            if (!readsFiles && (status.equals("502") || status.equals("503"))) {
-                return;
-            }
-            if (!responses.hasAPIResponse(status)) {
-                responses.addAPIResponse(status, OASFactory.createAPIResponse().description(description)
-                        .content(problemContent()));
+        addProblems(responses, type -> switch (type.listed()) {
+            case EVERY_READ -> true;
+            case FILE_READ -> route.readsFiles();
+            case ATTRIBUTE_READ -> route == ApiRoutes.ClaimRoute.ATTRIBUTE;
+            case VALIDATE, NOWHERE -> false;
+        });
+    }
+
+    /** One response per status, describing each code of that status the operation can answer with. */
+    private static void addProblems(APIResponses responses, Predicate<ProblemType> listed) {
+        Map<Integer, List<ProblemType>> byStatus = Arrays.stream(ProblemType.values()).filter(listed)
+                .collect(Collectors.groupingBy(ProblemType::status, TreeMap::new, Collectors.toList()));
+        byStatus.forEach((status, types) -> {
+            if (!responses.hasAPIResponse(String.valueOf(status))) {
+                responses.addAPIResponse(String.valueOf(status), OASFactory.createAPIResponse()
+                        .description(describe(types)).content(problemContent()));
             }
         });
+    }
+
+    private static String describe(List<ProblemType> types) {
+        String codes = types.stream().map(type -> type.code() + ": " + type.when()).collect(Collectors.joining("; "));
+        return types.stream().allMatch(type -> type.retryAfterSeconds() != null)
+                ? codes + "; Retry-After says when to try again" : codes;
     }
 
     private static Content problemContent() {
@@ -102,5 +112,4 @@ public class OpenApiDocument implements OASFilter {
         return OASFactory.createHeader().description(description)
                 .schema(OASFactory.createSchema().addType(Schema.SchemaType.STRING));
     }
-
 }

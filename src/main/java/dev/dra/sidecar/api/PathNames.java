@@ -6,7 +6,8 @@ import java.util.Locale;
 /**
  * Checks the names in a request path before anything is looked up: claim and pod claim names are DNS
  * subdomains, request names DNS labels, driver names case-insensitive DNS subdomains of at most 63
- * characters (the file name is {@code <driver>-metadata.json}). No other name can reach the snapshot.
+ * characters (the file name is {@code <driver>-metadata.json}). No other name can reach the snapshot. The
+ * {@code is*} predicates answer whether a name is valid; the others return it or throw {@code 400 invalid-name}.
  */
 final class PathNames {
 
@@ -15,32 +16,48 @@ final class PathNames {
 
     private PathNames() {}
 
+    static boolean isClaim(String name) {
+        return DnsNames.isSubdomain(name);
+    }
+
+    static boolean isRequest(String name) {
+        return DnsNames.isLabel(name);
+    }
+
+    static boolean isDriver(String name) {
+        return name != null && name.length() <= 63 && DnsNames.isSubdomain(name.toLowerCase(Locale.ROOT));
+    }
+
     static String claim(String name) {
-        if (!DnsNames.isSubdomain(name)) {
-            throw ApiException.invalidName("claim name " + quote(name) + " is not a DNS subdomain (RFC 1123)");
+        if (!isClaim(name)) {
+            throw invalid("claim name " + quote(name) + " is not a DNS subdomain (RFC 1123)");
         }
         return name;
     }
 
     static String request(String name) {
-        if (!DnsNames.isLabel(name)) {
-            throw ApiException.invalidName("request name " + quote(name) + " is not a DNS label (RFC 1123)");
+        if (!isRequest(name)) {
+            throw invalid("request name " + quote(name) + " is not a DNS label (RFC 1123)");
         }
         return name;
     }
 
     static String driver(String name) {
-        if (name == null || name.length() > 63 || !DnsNames.isSubdomain(name.toLowerCase(Locale.ROOT))) {
-            throw ApiException.invalidName("driver name " + quote(name) + " is not a DNS subdomain of at most 63 characters");
+        if (!isDriver(name)) {
+            throw invalid("driver name " + quote(name) + " is not a DNS subdomain of at most 63 characters");
         }
         return name;
     }
 
     static String lookupKey(String what, String name) {
         if (name == null || name.isEmpty() || name.length() > MAX_LOOKUP_KEY || name.chars().anyMatch(Character::isISOControl)) {
-            throw ApiException.invalidName(what + " " + quote(name) + " is empty, too long or has control characters");
+            throw invalid(what + " " + quote(name) + " is empty, too long or has control characters");
         }
         return name;
+    }
+
+    private static ApiException invalid(String detail) {
+        return new ApiException(ProblemType.INVALID_NAME, detail);
     }
 
     /** Quotes a client's name for a message, cut short and without control characters. */

@@ -5,7 +5,8 @@ import com.fasterxml.jackson.annotation.JsonPropertyOrder;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
 /**
- * An RFC 9457 problem body, with the machine-readable {@code code} of the HTTP contract.
+ * An RFC 9457 problem body, with the machine-readable {@code code} of the HTTP contract; made by
+ * {@link ProblemType#problem}.
  */
 @JsonInclude(JsonInclude.Include.NON_NULL)
 @JsonPropertyOrder({"type", "title", "status", "detail", "code"})
@@ -19,16 +20,9 @@ public record Problem(
         int status,
         @Schema(description = "What happened, naming the claim, request or file", examples = "no claim gpu-claim")
         String detail,
-        @Schema(description = "Machine-readable code", enumeration = {"invalid-name", "invalid-parameter",
-            "invalid-host", "not-found", "method-not-allowed", "not-acceptable", "unsupported-media-type",
-            "payload-too-large", "ambiguous-device", "invalid-object", "no-compatible-version", "file-too-large",
-            "no-metadata-objects", "malformed-stream", "unreadable", "bad-request", "internal"},
-            examples = "not-found")
+        // The enumeration of codes is ProblemType's, added by OpenApiDocument.
+        @Schema(description = "Machine-readable code", examples = "not-found")
         String code) {
 
     public static final String MEDIA_TYPE = "application/problem+json";
-
-    static Problem of(int status, String code, String title, String detail) {
-        return new Problem("urn:dra-metadata-sidecar:problem:" + code, title, status, detail, code);
-    }
 }

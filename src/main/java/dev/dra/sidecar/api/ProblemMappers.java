@@ -10,55 +10,53 @@ import jakarta.ws.rs.core.UriInfo;
 import org.jboss.logging.Logger;
 import org.jboss.resteasy.reactive.server.ServerExceptionMapper;
 
-/** Every failure leaves as a problem body: ours with their code, the framework's mapped to a code too. */
+/** Every failure of the JAX-RS resources leaves as a problem body: ours with their type, the framework's mapped to one. */
 class ProblemMappers {
 
     private static final Logger LOG = Logger.getLogger(ProblemMappers.class);
 
     @ServerExceptionMapper
     Response api(ApiException e) {
-        Response.ResponseBuilder response = problem(e.problem());
-        if (e.retryAfterSeconds() != null) {
-            response.header("Retry-After", e.retryAfterSeconds());
-        }
-        return response.build();
+        return problem(e.type(), e.getMessage()).build();
     }
 
     @ServerExceptionMapper
     Response web(WebApplicationException e, UriInfo uri) {
         int status = e.getResponse().getStatus();
-        Problem problem;
         if (e instanceof NotFoundException) {
-            problem = Problem.of(404, "not-found", "Not found", "no such resource");
+            return problem(ProblemType.NOT_FOUND, "no such resource").build();
         } else if (e instanceof NotAllowedException) {
-            problem = Problem.of(405, "method-not-allowed", "Method not allowed",
-                    "this resource allows " + allowed(uri));
+            return problem(ProblemType.METHOD_NOT_ALLOWED, "this resource allows " + allowed(uri))
+                    .header("Allow", allowed(uri)).build();
         } else if (e instanceof NotAcceptableException) {
-            problem = Problem.of(406, "not-acceptable", "Not acceptable",
-                    "this resource is available as application/json (and text/plain for attribute values)");
+            return problem(ProblemType.NOT_ACCEPTABLE,
+                    "this resource is available as application/json (and text/plain for attribute values)").build();
         } else if (e instanceof NotSupportedException) {
-            problem = Problem.of(415, "unsupported-media-type", "Unsupported media type", e.getMessage());
-        } else if (status == 413) {
-            problem = Problem.of(413, "payload-too-large", "Payload too large", "the request body is too large");
+            return problem(ProblemType.UNSUPPORTED_MEDIA_TYPE, e.getMessage()).build();
+        } else if (status == ProblemType.PAYLOAD_TOO_LARGE.status()) {
+            return problem(ProblemType.PAYLOAD_TOO_LARGE, "the request body is too large").build();
         } else if (status >= 500) {
             LOG.error("Request failed", e);
-            problem = Problem.of(500, "internal", "Internal error", "the sidecar failed; see its log");
-        } else {
-            problem = Problem.of(status, "bad-request", "Bad request", e.getMessage());
+            return problem(ProblemType.INTERNAL, "the sidecar failed; see its log").build();
         }
-        Response.ResponseBuilder response = problem(problem);
-        if (e instanceof NotAllowedException) {
-            response.header("Allow", allowed(uri));
-        }
-        return response.build();
+        // Another 4xx of the framework: its own status, with the generic code.
+        Problem generic = ProblemType.BAD_REQUEST.problem(e.getMessage());
+        return Response.status(status).type(Problem.MEDIA_TYPE)
+                .entity(new Problem(generic.type(), generic.title(), status, generic.detail(), generic.code())).build();
     }
 
     /** The API is read-only but for {@code POST /validate}. */
     private static String allowed(UriInfo uri) {
-        return uri.getPath().equals("/validate") ? "POST" : "GET, HEAD";
+        return uri.getPath().equals(ApiRoutes.VALIDATE) ? "POST" : "GET, HEAD";
     }
 
-    static Response.ResponseBuilder problem(Problem problem) {
-        return Response.status(problem.status()).type(Problem.MEDIA_TYPE).entity(problem);
+    /** The answer for a problem of {@code type}: its status, the body, and {@code Retry-After} when retryable. */
+    static Response.ResponseBuilder problem(ProblemType type, String detail) {
+        Response.ResponseBuilder response = Response.status(type.status()).type(Problem.MEDIA_TYPE)
+                .entity(type.problem(detail));
+        if (type.retryAfterSeconds() != null) {
+            response.header("Retry-After", type.retryAfterSeconds());
+        }
+        return response;
     }
 }

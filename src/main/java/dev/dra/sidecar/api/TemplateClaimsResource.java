@@ -5,7 +5,7 @@ import jakarta.ws.rs.Path;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
 /** Claims generated from a ResourceClaimTemplate, keyed by the pod's claim name ({@code spec.resourceClaims[].name}). */
-@Path("/template-claims")
+@Path(ApiRoutes.TEMPLATE_CLAIMS)
 @Tag(name = "template-claims",
         description = "Claims generated from a ResourceClaimTemplate (resourceclaimtemplates/<podClaimName>)")
 public class TemplateClaimsResource extends ClaimResources {

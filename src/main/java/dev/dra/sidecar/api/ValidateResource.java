@@ -26,7 +26,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
  * For driver authors: the kubelet plugin never validates what it writes, so this tells how a stream decodes
  * and what the upstream validation rules say of it, without a cluster.
  */
-@Path("/validate")
+@Path(ApiRoutes.VALIDATE)
 @Tag(name = "validate", description = "Check a metadata stream as a driver would write it")
 public class ValidateResource {
 
@@ -39,20 +39,17 @@ public class ValidateResource {
     @Blocking
     @Consumes({MediaType.APPLICATION_JSON, MediaType.APPLICATION_OCTET_STREAM, MediaType.TEXT_PLAIN})
     @Produces(MediaType.APPLICATION_JSON)
-    @Operation(summary = "Validate a metadata stream", description = "Decodes the body as a consumer would (first "
+    @Operation(operationId = "validateStream", summary = "Validate a metadata stream", description = "Decodes the body as a consumer would (first "
             + "known version, unknown versions skipped) and checks the upstream v1beta1 validation rules. A stream "
             + "that does not decode is still a 200: the report says why.")
     @RequestBody(description = "A device-metadata stream: one or more DeviceMetadata objects, newest version first",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeviceMetadata.class)))
     @APIResponse(responseCode = "200", description = "The report",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ValidationReport.class)))
-    @APIResponse(responseCode = "413", description = "payload-too-large: larger than dra.metadata.max-file-size",
-            content = @Content(mediaType = Problem.MEDIA_TYPE, schema = @Schema(implementation = Problem.class)))
     public ValidationReport validate(byte[] stream) {
         long limit = config.maxFileSize().asLongValue();
         if (stream.length > limit) {
-            throw new ApiException(413, "payload-too-large", "Payload too large",
-                    "the stream is larger than the file size limit of " + limit + " bytes");
+            throw new ApiException(ProblemType.PAYLOAD_TOO_LARGE, "the stream is larger than the file size limit of " + limit + " bytes");
         }
         DecodedMetadata decoded;
         try {

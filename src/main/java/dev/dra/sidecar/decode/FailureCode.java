@@ -1,35 +1,29 @@
 package dev.dra.sidecar.decode;
 
 /**
- * Why a file could not be decoded: the machine-readable {@code code} of the HTTP contract, the status it is
- * served with, and whether a retry may help (a driver rewriting a file in place leaves it empty or cut short
- * for a moment).
+ * Why a file could not be decoded: its machine-readable {@code code} and whether a retry may help (a driver
+ * rewriting a file in place leaves it empty or cut short for a moment). The HTTP API answers each with a problem
+ * of the same code ({@code dev.dra.sidecar.api.ProblemType}).
  */
 public enum FailureCode {
-    NO_METADATA_OBJECTS("no-metadata-objects", 503, true),
-    MALFORMED_STREAM("malformed-stream", 503, true),
-    INVALID_OBJECT("invalid-object", 502, false),
-    NO_COMPATIBLE_VERSION("no-compatible-version", 502, false),
-    FILE_TOO_LARGE("file-too-large", 502, false),
+    NO_METADATA_OBJECTS("no-metadata-objects", true),
+    MALFORMED_STREAM("malformed-stream", true),
+    INVALID_OBJECT("invalid-object", false),
+    NO_COMPATIBLE_VERSION("no-compatible-version", false),
+    FILE_TOO_LARGE("file-too-large", false),
     /** The file could not be opened or read at all (permissions, I/O error). */
-    UNREADABLE("unreadable", 503, true);
+    UNREADABLE("unreadable", true);
 
     private final String code;
-    private final int httpStatus;
     private final boolean transientFailure;
 
-    FailureCode(String code, int httpStatus, boolean transientFailure) {
+    FailureCode(String code, boolean transientFailure) {
         this.code = code;
-        this.httpStatus = httpStatus;
         this.transientFailure = transientFailure;
     }
 
     public String code() {
         return code;
-    }
-
-    public int httpStatus() {
-        return httpStatus;
     }
 
     /** A failure a driver's in-progress write can cause; worth a retry and a {@code Retry-After}. */

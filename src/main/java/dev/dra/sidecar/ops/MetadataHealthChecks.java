@@ -31,7 +31,7 @@ import org.eclipse.microprofile.health.Readiness;
 @io.quarkus.runtime.Startup
 public class MetadataHealthChecks {
 
-    static final Duration MIN_LIVENESS_WINDOW = Duration.ofSeconds(10);
+    private static final Duration MIN_LIVENESS_WINDOW = Duration.ofSeconds(10);
 
     private final MetadataStore store;
     private final List<ExpectedClaim> expected;
@@ -46,11 +46,6 @@ public class MetadataHealthChecks {
         // A cycle can take longer than a poll interval on a slow node; ten of them, and never under 10 s,
         // keeps a busy but healthy loop from being restarted.
         this.livenessWindow = tenPolls.compareTo(MIN_LIVENESS_WINDOW) > 0 ? tenPolls : MIN_LIVENESS_WINDOW;
-    }
-
-    /** The parsed {@code dra.metadata.expected-claims}. */
-    public List<ExpectedClaim> expected() {
-        return expected;
     }
 
     @Produces

@@ -27,7 +27,7 @@ import java.util.Map;
  */
 final class MetadataReadiness {
 
-    static final String RESOURCES_CLAIMS_HINT =
+    private static final String RESOURCES_CLAIMS_HINT =
             "the sidecar container probably does not list the claim in its own resources.claims "
                     + "(kubelet mounts only the claims a container lists)";
 

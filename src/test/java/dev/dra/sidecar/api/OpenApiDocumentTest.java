@@ -1,6 +1,7 @@
 package dev.dra.sidecar.api;
 
 import static io.restassured.RestAssured.given;
+import static java.util.Map.entry;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -8,6 +9,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.quarkus.test.junit.QuarkusTest;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Map;
+import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -33,6 +36,35 @@ class OpenApiDocumentTest {
         ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
         assertEquals(yaml.readTree(stored), yaml.readTree(served),
                 "src/main/openapi/openapi.yaml is out of date: copy target/openapi/openapi.yaml over it");
+    }
+
+    /**
+     * The operationIds clients generate code from: set explicitly (ApiRoutes.ClaimRoute and ValidateResource), one per
+     * operation, and never renamed.
+     */
+    @Test
+    void operationIdsAreThePublishedOnes() throws Exception {
+        String served = given().accept("application/json").get(managementUrl("/q/openapi")).then().statusCode(200)
+                .extract().asString();
+        Map<String, String> ids = new TreeMap<>();
+        new ObjectMapper().readTree(served).get("paths").properties().forEach(path -> path.getValue().properties()
+                .forEach(op -> ids.put(op.getKey() + " " + path.getKey(), op.getValue().path("operationId").asText(null))));
+        assertEquals(new TreeMap<>(Map.ofEntries(
+                entry("get /claims", "listClaims"),
+                entry("get /claims/{claim}", "getClaim"),
+                entry("get /claims/{claim}/{request}", "getClaimRequest"),
+                entry("get /claims/{claim}/{request}/drivers/{driver}", "getClaimDriver"),
+                entry("get /claims/{claim}/{request}/validation", "getClaimValidation"),
+                entry("get /claims/{claim}/{request}/devices/{device}/attributes/{attribute}",
+                        "getClaimAttribute"),
+                entry("get /template-claims", "listTemplateClaims"),
+                entry("get /template-claims/{claim}", "getTemplateClaim"),
+                entry("get /template-claims/{claim}/{request}", "getTemplateClaimRequest"),
+                entry("get /template-claims/{claim}/{request}/drivers/{driver}", "getTemplateClaimDriver"),
+                entry("get /template-claims/{claim}/{request}/validation", "getTemplateClaimValidation"),
+                entry("get /template-claims/{claim}/{request}/devices/{device}/attributes/{attribute}",
+                        "getTemplateClaimAttribute"),
+                entry("post /validate", "validateStream"))), ids);
     }
 
     @Test

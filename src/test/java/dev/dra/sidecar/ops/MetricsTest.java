@@ -5,8 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.store.RefreshObserver;
 import dev.dra.sidecar.testsupport.DeviceMetadataJson;
 import dev.dra.sidecar.testsupport.Eventually;
+import io.quarkus.arc.Arc;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -14,6 +16,7 @@ import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
 
 /** The Prometheus text of {@code /q/metrics} on the management interface, for the sample tree. */
@@ -29,6 +32,17 @@ class MetricsTest {
 
     private PrometheusText scrape() {
         return PrometheusText.parse(given().get(metrics).then().statusCode(200).extract().asString());
+    }
+
+    /** The store takes the one RefreshObserver bean; a second one would fail the deployment, not mute the metrics. */
+    @Test
+    void theStoreReportsToTheMetrics() {
+        Set<? extends jakarta.enterprise.inject.spi.Bean<?>> observers =
+                Arc.container().beanManager().getBeans(RefreshObserver.class);
+        assertEquals(Set.of(MetadataMetrics.class), Set.copyOf(observers.stream().map(b -> b.getBeanClass()).toList()));
+        assertEquals(1, observers.size());
+        Double cycles = scrape().value("dra_refresh_cycles_total", Map.of());
+        assertTrue(cycles != null && cycles >= 1, "the first scan is a reported refresh cycle: " + cycles);
     }
 
     @Test

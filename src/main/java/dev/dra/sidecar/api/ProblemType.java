@@ -1,0 +1,137 @@
+package dev.dra.sidecar.api;
+
+import dev.dra.sidecar.decode.FailureCode;
+
+/**
+ * Every problem the API answers with, written once: the machine-readable {@code code}, the HTTP status, the title,
+ * whether the client may retry (then the answer carries {@code Retry-After}), when a client meets it, and on which
+ * operations the OpenAPI document lists it. The problem bodies, the OpenAPI enumeration of {@code code} and the
+ * problem responses of each operation are derived from here; docs/api.md describes each code (a test checks that
+ * every code is there).
+ *
+ * <p>A new problem: one constant here, thrown as {@code new ApiException(ProblemType.X, detail)}, and its row in
+ * docs/api.md (ApiReferenceTest checks it), then regenerate the OpenAPI document (OpenApiDocumentTest says how).
+ */
+enum ProblemType {
+    INVALID_NAME("invalid-name", 400, "Invalid name", false, Listed.EVERY_READ,
+            "a name in the path is not valid"),
+    INVALID_PARAMETER("invalid-parameter", 400, "Invalid parameter", false, Listed.EVERY_READ,
+            "a bad query parameter"),
+    INVALID_HOST("invalid-host", 400, "Invalid Host header", false, Listed.EVERY_READ,
+            "the Host header is not an allowed one"),
+    BAD_REQUEST("bad-request", 400, "Bad request", false, Listed.NOWHERE,
+            "the request is malformed in another way"),
+    NOT_FOUND("not-found", 404, "Not found", false, Listed.EVERY_READ,
+            "no such claim, request, driver, device or attribute"),
+    METHOD_NOT_ALLOWED("method-not-allowed", 405, "Method not allowed", false, Listed.NOWHERE,
+            "the resource does not take this method (Allow names those it takes)"),
+    NOT_ACCEPTABLE("not-acceptable", 406, "Not acceptable", false, Listed.NOWHERE,
+            "Accept excludes every media type the resource has"),
+    AMBIGUOUS_DEVICE("ambiguous-device", 409, "Ambiguous device", false, Listed.ATTRIBUTE_READ,
+            "several devices of the request have this name; pick one with ?driver= and/or ?pool="),
+    PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large", false, Listed.VALIDATE,
+            "the body is larger than dra.metadata.max-file-size"),
+    UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type", false, Listed.NOWHERE,
+            "the body's Content-Type is not one the resource takes"),
+    INTERNAL("internal", 500, "Internal error", false, Listed.NOWHERE,
+            "the sidecar failed; its log says why"),
+    INVALID_OBJECT(FailureCode.INVALID_OBJECT, 502, "Metadata object cannot be decoded",
+            "a file holds an object that cannot be decoded"),
+    NO_COMPATIBLE_VERSION(FailureCode.NO_COMPATIBLE_VERSION, 502, "No compatible metadata version",
+            "no object of a file has an apiVersion the sidecar knows"),
+    FILE_TOO_LARGE(FailureCode.FILE_TOO_LARGE, 502, "Metadata file too large",
+            "a file is larger than dra.metadata.max-file-size"),
+    NO_METADATA_OBJECTS(FailureCode.NO_METADATA_OBJECTS, 503, "Metadata file is empty",
+            "a file is empty, probably while a driver writes it"),
+    MALFORMED_STREAM(FailureCode.MALFORMED_STREAM, 503, "Metadata file is not well-formed JSON",
+            "a file is cut short or not JSON, probably while a driver writes it"),
+    UNREADABLE(FailureCode.UNREADABLE, 503, "Metadata file cannot be read",
+            "a file cannot be opened or read (permissions, I/O error)");
+
+    /** The operations of the OpenAPI document that list a problem among their responses. */
+    enum Listed {
+        /** Every GET. */
+        EVERY_READ,
+        /** The GETs that answer from metadata files: all but the claim lists. */
+        FILE_READ,
+        /** The attribute GET. */
+        ATTRIBUTE_READ,
+        /** {@code POST /validate}. */
+        VALIDATE,
+        /** None: the framework answers these for any resource; they are in the enumeration of codes only. */
+        NOWHERE
+    }
+
+    /** Seconds a client should wait before it retries a retryable problem. */
+    private static final int RETRY_AFTER_SECONDS = 1;
+
+    private final String code;
+    private final int status;
+    private final String title;
+    private final boolean retryable;
+    private final Listed listed;
+    private final String when;
+    private final FailureCode failure;
+
+    ProblemType(String code, int status, String title, boolean retryable, Listed listed, String when) {
+        this(code, status, title, retryable, listed, when, null);
+    }
+
+    /** A file that cannot be served: the decoder's code and whether a retry may help, with an HTTP status here. */
+    ProblemType(FailureCode failure, int status, String title, String when) {
+        this(failure.code(), status, title, failure.isTransient(), Listed.FILE_READ, when, failure);
+    }
+
+    private ProblemType(String code, int status, String title, boolean retryable, Listed listed, String when,
+            FailureCode failure) {
+        this.failure = failure;
+        this.code = code;
+        this.status = status;
+        this.title = title;
+        this.retryable = retryable;
+        this.listed = listed;
+        this.when = when;
+    }
+
+    /** The machine-readable code, as in the problem body's {@code code} and the end of its {@code type}. */
+    public String code() {
+        return code;
+    }
+
+    public int status() {
+        return status;
+    }
+
+    public String title() {
+        return title;
+    }
+
+    /** The {@code Retry-After} of the answer, or {@code null} when retrying the same request will not help. */
+    Integer retryAfterSeconds() {
+        return retryable ? RETRY_AFTER_SECONDS : null;
+    }
+
+    Listed listed() {
+        return listed;
+    }
+
+    /** When a client meets it, in a few words. */
+    String when() {
+        return when;
+    }
+
+    /** The problem a file that cannot be served answers with. */
+    static ProblemType of(FailureCode failure) {
+        for (ProblemType type : values()) {
+            if (type.failure == failure) {
+                return type;
+            }
+        }
+        throw new IllegalStateException("no problem type for " + failure);
+    }
+
+    /** A problem body of this type. */
+    Problem problem(String detail) {
+        return new Problem("urn:dra-metadata-sidecar:problem:" + code, title, status, detail, code);
+    }
+}
