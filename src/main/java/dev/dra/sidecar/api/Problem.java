@@ -22,7 +22,7 @@ public record Problem(
         @Schema(description = "Machine-readable code", enumeration = {"invalid-name", "invalid-parameter",
             "invalid-host", "not-found", "method-not-allowed", "not-acceptable", "unsupported-media-type",
             "payload-too-large", "ambiguous-device", "invalid-object", "no-compatible-version", "file-too-large",
-            "no-metadata-objects", "malformed-stream", "unreadable", "bad-request", "internal"},
+            "no-metadata-objects", "malformed-stream", "unreadable", "too-many-long-polls", "bad-request", "internal"},
             examples = "not-found")
         String code) {
 

@@ -21,6 +21,9 @@ class ProblemMappers {
         if (e.retryAfterSeconds() != null) {
             response.header("Retry-After", e.retryAfterSeconds());
         }
+        if (e.closeConnection()) {
+            response.header("Connection", "close");
+        }
         return response.build();
     }
 

@@ -38,16 +38,19 @@ public class Representations {
 
     private final MetadataStore store;
     private final ApiConfig config;
+    private final LongPollAdmission admission;
 
-    Representations(MetadataStore store, ApiConfig config) {
+    Representations(MetadataStore store, ApiConfig config, LongPollAdmission admission) {
         this.store = store;
         this.config = config;
+        this.admission = admission;
     }
 
     /**
      * Answers with what {@code resolve} finds in the current snapshot; with a long poll, waits until what it finds
      * has another ETag than {@code lastEtag}, or the timeout passes. {@code resolve} throws {@link ApiException}
-     * for names that are not there.
+     * for names that are not there. A long poll that would wait past {@code dra.api.max-long-polls} is refused
+     * with {@code 503 too-many-long-polls} instead.
      */
     Uni<Response> answer(Function<MetadataSnapshot, ? extends Served> resolve, Conditions conditions, String mediaType) {
         Duration wait = conditions.longPoll(config);
@@ -58,7 +61,10 @@ public class Representations {
         }
         long deadline = System.nanoTime() + wait.toNanos();
         Context context = Vertx.currentContext();
-        Uni<Response> waiting = waitForChange(snapshot, resolve, conditions, mediaType, deadline);
+        admission.admit();
+        // The place is given back however the wait ends: answered, failed, or cancelled by a closed connection.
+        Uni<Response> waiting = waitForChange(snapshot, resolve, conditions, mediaType, deadline)
+                .onTermination().invoke(admission::release);
         // Changes arrive on the refresh thread and timeouts on the timer thread: answer on the request's own event
         // loop. Completed on a foreign thread, an answer could sit unsent until the connection's next event
         // (LongPollLoadIT saw timeout answers 5 s late, at the next wave of timeouts).
