@@ -21,6 +21,9 @@ public class OpenApiDocument implements OASFilter {
 
     private static final String PROBLEM_REF = "#/components/schemas/Problem";
 
+    private static final String TOO_MANY_LONG_POLLS = "too-many-long-polls: a long poll past "
+            + "dra.api.max-long-polls (the connection is closed)";
+
     private static final Map<String, String> READ_PROBLEMS = Map.of(
             "400", "invalid-name: a name in the path is not valid; invalid-parameter: a bad query parameter; "
                     + "invalid-host: the Host header is not an allowed one",
@@ -28,7 +31,7 @@ public class OpenApiDocument implements OASFilter {
             "502", "invalid-object, no-compatible-version or file-too-large: a file of the request cannot be "
                     + "decoded; detail names the file",
             "503", "no-metadata-objects or malformed-stream: a file is empty or cut short, probably while a driver "
-                    + "writes it; Retry-After says when to try again");
+                    + "writes it; " + TOO_MANY_LONG_POLLS + "; Retry-After says when to try again");
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
@@ -80,7 +83,9 @@ public class OpenApiDocument implements OASFilter {
             }
         }
         READ_PROBLEMS.forEach((status, description) -> {
-            if (!readsFiles && (status.equals("502") || status.equals("503"))) {
+            if (!readsFiles && status.equals("503")) {
+                description = TOO_MANY_LONG_POLLS + "; Retry-After says when to try again";
+            } else if (!readsFiles && status.equals("502")) {
                 return;
             }
             if (!responses.hasAPIResponse(status)) {

@@ -87,11 +87,11 @@ final class Sidecar implements AutoCloseable {
         }
     }
 
-    /** The image's JVM options (src/main/docker/jvm-options) but the AOT cache, with the heap the pod limit gives. */
+    /** The image's JVM options (src/main/docker/jvm-options) but the AOT cache options, with the heap the pod limit gives. */
     private static List<String> imageJvmOptions() {
         try (Stream<String> lines = Files.lines(JVM_OPTIONS)) {
             List<String> options = new ArrayList<>(lines.map(String::trim)
-                    .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("-XX:AOTCache"))
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("-XX:AOT"))
                     .toList());
             // MaxRAMPercentage=40 of a 160Mi container limit; outside a container it would be 40% of the host.
             options.add("-Xmx64m");
