@@ -29,6 +29,6 @@ public interface ApiConfig {
      * {@code Retry-After}, closing its connection). Sized with {@code quarkus.http.limits.max-connections} so that
      * waiters, their connections and the plain reads beside them fit the pod's memory limit.
      */
-    @WithDefault("1000")
+    @WithDefault("500")
     int maxLongPolls();
 }

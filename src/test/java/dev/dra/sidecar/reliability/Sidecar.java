@@ -93,8 +93,8 @@ final class Sidecar implements AutoCloseable {
             List<String> options = new ArrayList<>(lines.map(String::trim)
                     .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("-XX:AOT"))
                     .toList());
-            // MaxRAMPercentage=40 of a 160Mi container limit; outside a container it would be 40% of the host.
-            options.add("-Xmx64m");
+            // The heap the percentages give under the pod's 160Mi limit; outside a container they apply to the host.
+            options.add("-XX:MaxRAM=160m");
             return options;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
