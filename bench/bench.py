@@ -23,6 +23,8 @@ import sys
 import threading
 import time
 
+import image_part
+
 CLK_TCK = os.sysconf("SC_CLK_TCK")
 DEFAULT_JVM_OPTS = ["-XX:+UseSerialGC", "-Xss512k", "-XX:ReservedCodeCacheSize=32m", "-XX:MaxRAMPercentage=75"]
 HOST = "127.0.0.1"
@@ -731,7 +733,7 @@ http {{
         size = os.path.getsize(aot)
         log(f"AOT cache: {size / 1048576:.1f} MiB from a {took:.1f}s training run")
         return [f"-XX:AOTCache={aot}"], (f"-XX:AOTCacheOutput training run ({took:.1f} s incl. 3 s of wrk load), "
-                                          f"cache {size / 1048576:.1f} MiB; plain `-jar quarkus-run.jar` (fast-jar)")
+                                          f"cache {size / 1048576:.1f} MiB; plain `-jar quarkus-run.jar` as packaged")
 
     # -- part 4: scale --------------------------------------------------------------------
 
@@ -837,7 +839,8 @@ http {{
         self.results["machine"] = self.machine()
         self.results["stub"] = bool(self.args.stub)
         parts = [("throughput", self.part_throughput), ("propagation", self.part_propagation),
-                 ("footprint", self.part_footprint), ("scale", self.part_scale)]
+                 ("footprint", self.part_footprint), ("scale", self.part_scale),
+                 ("image", lambda: image_part.part_image(self, sys.modules[__name__]))]
         only = set(self.args.only.split(",")) if self.args.only else None
         failed = []
         for name, fn in parts:
@@ -973,6 +976,17 @@ def render_md(R):
                   f"| {name}: RSS after warm-up / under load | {c['rss_after_warmup_mib']} / {c['rss_under_load_mib']} MiB | <= 96 / <= 128 MiB ({yes((c['rss_after_warmup_mib'] or 1e9) <= 96 and (c['rss_under_load_mib'] or 1e9) <= 128)}) |"]
         else:
             L += [f"| {name} | skipped: {c.get('skipped')} | |"]
+    im = P.get("image", {})
+    if "image" in im:
+        i, j = im["image"], im.get("jar", {})
+        L += [f"| image: process start to started UP (median of {len(i['starts_s'])}; min) / jar outside | {i['started_s_median']} s ({i['started_s_min']} s) / {j.get('started_s_median')} s ({j.get('started_s_min')} s); Quarkus' own \"started in\" {i['quarkus_started_in_s']} / {j.get('quarkus_started_in_s')} | image <= 0.5 s ({yes(i['started_s_median'] <= 0.5)}) |",
+              f"| image: cgroup rss after warm-up / worst local load ({i['flood']['long_polls']} long polls + wrk) | {i['rss_after_warmup_mib']} / {i['rss_worst_mib']} MiB | <= 64 / <= 96 MiB ({yes(i['rss_after_warmup_mib'] <= 64 and i['rss_worst_mib'] <= 96)}) |",
+              f"| jar outside (JDK 25, same options, own AOT cache): RssAnon after warm-up / worst local load | {j.get('rss_after_warmup_mib')} / {j.get('rss_worst_mib')} MiB | |",
+              f"| image / jar outside: idle CPU (% of one core) | {i['idle_cpu_pct_of_one_core']} / {j.get('idle_cpu_pct_of_one_core')} | |",
+              f"| image / jar outside: throughput (req/s) | {i['rps']:.0f} / {j.get('rps') or 0:.0f} = {im.get('ratios_image_over_jar', {}).get('rps')} | |",
+              f"| image: flood of {i['flood']['long_polls']} long polls | {i['flood']['refused_503']} refused 503, {i['flood']['closed_by_server']} closed; alive after: {i['alive_after_flood']}; podman stop {i['stop']} | |"]
+    elif "skipped" in im:
+        L += [f"| image | skipped: {im['skipped']} | |"]
     sc = P.get("scale", {})
     if "scan_s" in sc:
         for f in sc.get("failed_attempts", []):
@@ -1014,7 +1028,7 @@ def main():
     ap.add_argument("--repo", default=repo)
     ap.add_argument("--work", default=os.path.join(here, "work"))
     ap.add_argument("--results", default=os.path.join(here, "results"))
-    ap.add_argument("--only", help="comma-separated parts: throughput,propagation,footprint,scale")
+    ap.add_argument("--only", help="comma-separated parts: throughput,propagation,footprint,scale,image")
     ap.add_argument("--jdk17", default="/usr/lib/jvm/java-17-openjdk-amd64")
     ap.add_argument("--jdk25", default="/usr/lib/jvm/temurin-25-jdk-amd64")
     ap.add_argument("--wrk-threads", type=int, default=1)
