@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Benchmark suite of dra-metadata-sidecar (issue #7): one command, loopback only, bounded in time.
+# Benchmark suite of dra-metadata-sidecar: one command, loopback only, bounded in time (bench/README.md).
 #
 #   bench/run.sh                 full run (<= 10 min), writes bench/results/<UTC time>.{json,md}
 #   bench/run.sh --smoke         a few seconds per part, figures only (<= 60 s); .ci/run calls it

@@ -1,11 +1,9 @@
 package dev.dra.sidecar.api;
 
-import dev.dra.sidecar.TestTrees;
+import dev.dra.sidecar.testsupport.DeviceMetadataJson;
+import dev.dra.sidecar.testsupport.FileTrees;
+import dev.dra.sidecar.testsupport.MetadataFiles;
 import io.quarkus.test.junit.QuarkusTestProfile;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
 
@@ -26,47 +24,28 @@ public class ApiTestTree implements QuarkusTestProfile {
         return ROOT.resolve(relative);
     }
 
+    /** Writes {@code content} to the file at {@code relative} under the root, in place (truncate, then write). */
     static void write(String relative, String content) {
-        try {
-            Path file = ROOT.resolve(relative);
-            Files.createDirectories(file.getParent());
-            Files.writeString(file, content, StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** One v1beta1 object with one device, as a driver writes it. */
-    static String object(String claim, String request, long generation, String driver, String pool, String device,
-            String attributes) {
-        return TestTrees.object(claim, request, generation, driver, pool, device, attributes);
+        MetadataFiles.create(file(relative), content);
     }
 
     private static Path create() {
-        try {
-            Path root = TestTrees.copyOf("src/test/resources/fixtures/conformance/root", "dra-api-test");
-            // Two drivers each name their device gpu-0: an attribute lookup must be told which one.
-            writeTo(root, "resourceclaims/twins/gpu/a.example.com-metadata.json",
-                    object("twins", "gpu", 1, "a.example.com", "pool-a", "gpu-0", "\"model\":{\"string\":\"A\"}"));
-            writeTo(root, "resourceclaims/twins/gpu/b.example.com-metadata.json",
-                    object("twins", "gpu", 1, "b.example.com", "pool-b", "gpu-0", "\"model\":{\"string\":\"B\"}"));
-            writeTo(root, "resourceclaims/lists/gpu/gpu.example.com-metadata.json",
-                    object("lists", "gpu", 1, "gpu.example.com", "p", "gpu-0",
-                            "\"cores\":{\"ints\":[1,2,9007199254740993]},\"tags\":{\"strings\":[\"a\",\"b\"]},"
-                            + "\"resource.kubernetes.io/pciBusID\":{\"string\":\"0000:00:01.0\"}"));
-            writeTo(root, "resourceclaims/changing/gpu/gpu.example.com-metadata.json",
-                    object("changing", "gpu", 1, "gpu.example.com", "p", "gpu-0", "\"model\":{\"string\":\"X\"}"));
-            writeTo(root, "resourceclaims/breaking/gpu/gpu.example.com-metadata.json",
-                    object("breaking", "gpu", 1, "gpu.example.com", "p", "gpu-0", "\"model\":{\"string\":\"X\"}"));
-            return root;
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    private static void writeTo(Path root, String relative, String content) throws IOException {
-        Path file = root.resolve(relative);
-        Files.createDirectories(file.getParent());
-        Files.writeString(file, content, StandardCharsets.UTF_8);
+        Path root = FileTrees.copyToTemporaryDirectory("src/test/resources/fixtures/conformance/root", "dra-api-test");
+        // Two drivers each name their device gpu-0: an attribute lookup must be told which one.
+        MetadataFiles.create(root.resolve("resourceclaims/twins/gpu/a.example.com-metadata.json"),
+                DeviceMetadataJson.forClaim("twins").driver("a.example.com").pool("pool-a")
+                        .attributes("\"model\":{\"string\":\"A\"}").json());
+        MetadataFiles.create(root.resolve("resourceclaims/twins/gpu/b.example.com-metadata.json"),
+                DeviceMetadataJson.forClaim("twins").driver("b.example.com").pool("pool-b")
+                        .attributes("\"model\":{\"string\":\"B\"}").json());
+        MetadataFiles.create(root.resolve("resourceclaims/lists/gpu/gpu.example.com-metadata.json"),
+                DeviceMetadataJson.forClaim("lists")
+                        .attributes("\"cores\":{\"ints\":[1,2,9007199254740993]},\"tags\":{\"strings\":[\"a\",\"b\"]},"
+                                + "\"resource.kubernetes.io/pciBusID\":{\"string\":\"0000:00:01.0\"}").json());
+        MetadataFiles.create(root.resolve("resourceclaims/changing/gpu/gpu.example.com-metadata.json"),
+                DeviceMetadataJson.forClaim("changing").attributes("\"model\":{\"string\":\"X\"}").json());
+        MetadataFiles.create(root.resolve("resourceclaims/breaking/gpu/gpu.example.com-metadata.json"),
+                DeviceMetadataJson.forClaim("breaking").attributes("\"model\":{\"string\":\"X\"}").json());
+        return root;
     }
 }

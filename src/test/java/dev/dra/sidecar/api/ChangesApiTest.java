@@ -7,7 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.dra.sidecar.Eventually;
+import dev.dra.sidecar.testsupport.DeviceMetadataJson;
+import dev.dra.sidecar.testsupport.Eventually;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -20,11 +21,11 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
-import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
 /** What clients see when files change under the sidecar: long polls, new ETags, stale warnings. */
@@ -42,8 +43,8 @@ class ChangesApiTest {
 
     private static synchronized int rewrite() {
         generation++;
-        ApiTestTree.write(CHANGING, ApiTestTree.object("changing", "gpu", generation, "gpu.example.com", "p", "gpu-0",
-                "\"model\":{\"string\":\"X" + generation + "\"}"));
+        ApiTestTree.write(CHANGING, DeviceMetadataJson.forClaim("changing").generation(generation)
+                .attributes("\"model\":{\"string\":\"X" + generation + "\"}").json());
         return generation;
     }
 
@@ -63,7 +64,7 @@ class ChangesApiTest {
         CompletableFuture<Response> poll = CompletableFuture.supplyAsync(() -> given()
                 .queryParam("waitForChange", "true").queryParam("lastEtag", etag).queryParam("timeoutSeconds", "60")
                 .get(PATH));
-        Thread.sleep(300); // let the poll arrive and wait; the assertion below does not depend on it
+        Eventually.pause(Duration.ofMillis(300)); // let the poll arrive and wait; the assertion below does not depend on it
         int written = rewrite();
         Response answer = poll.get(30, TimeUnit.SECONDS);
         assertEquals(200, answer.statusCode());
@@ -95,7 +96,7 @@ class ChangesApiTest {
         given().get(path + "/drivers/gpu.example.com").then().statusCode(200)
                 .header("Warning", containsString("stale"));
         ApiTestTree.write("resourceclaims/breaking/gpu/gpu.example.com-metadata.json",
-                ApiTestTree.object("breaking", "gpu", 2, "gpu.example.com", "p", "gpu-0", "\"model\":{\"string\":\"Y\"}"));
+                DeviceMetadataJson.forClaim("breaking").generation(2).attributes("\"model\":{\"string\":\"Y\"}").json());
         Eventually.await(Duration.ofSeconds(20), () -> given().get(path).header("Warning"), Objects::isNull,
                 "no Warning once the file decodes again");
         given().get(path + "/drivers/gpu.example.com").then().statusCode(200).body("metadata.generation", equalTo(2));

@@ -15,8 +15,9 @@ import org.eclipse.microprofile.config.ConfigProvider;
 import org.junit.jupiter.api.Test;
 
 /**
- * The shared conformance set through HTTP: the packaged sidecar serves the conformance tree and the project's
- * own copy of {@code ../shared/tools/conformance-check} checks every expectation against it.
+ * The conformance set through HTTP: the packaged sidecar serves the conformance tree
+ * ({@code src/test/resources/fixtures/conformance/root}) and {@code src/test/resources/fixtures/tools/conformance-check}
+ * checks every expectation of {@code expectations.json} (status, content type, body) against it.
  */
 @QuarkusIntegrationTest
 @TestProfile(ConformanceIT.ConformanceTree.class)

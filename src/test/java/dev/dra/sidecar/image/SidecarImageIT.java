@@ -8,8 +8,8 @@ import static org.junit.jupiter.api.Assertions.fail;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
-import dev.dra.sidecar.Eventually;
-import dev.dra.sidecar.TestTrees;
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.FileTrees;
 import dev.dra.sidecar.api.ApiConfig;
 import io.smallrye.config.WithDefault;
 import java.io.IOException;
@@ -72,7 +72,7 @@ class SidecarImageIT {
         System.out.printf("[image] built %s in %d s: %s%n", IMAGE, seconds(started),
                 built.output().lines().filter(l -> l.startsWith("aot-training:")).findFirst().orElse(""));
 
-        tree = TestTrees.copyOf("deploy/sample/dra-device-attributes", "dra-image-tree");
+        tree = FileTrees.copyToTemporaryDirectory("deploy/sample/dra-device-attributes", "dra-image-tree");
         try (var paths = Files.walk(tree)) { // the image's user 1001 reads it, as the kubelet's files are readable
             for (Path path : (Iterable<Path>) paths::iterator) {
                 Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString(

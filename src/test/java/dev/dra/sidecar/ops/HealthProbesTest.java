@@ -1,7 +1,5 @@
 package dev.dra.sidecar.ops;
 
-import dev.dra.sidecar.Eventually;
-
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
@@ -9,6 +7,8 @@ import static org.hamcrest.Matchers.greaterThan;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.testsupport.DeviceMetadataJson;
+import dev.dra.sidecar.testsupport.Eventually;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -50,7 +50,7 @@ class HealthProbesTest {
         String state = failing.path("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'");
         assertTrue(state.contains("malformed-stream") && state.contains(LATE), state);
 
-        OpsTestTree.write(LATE, OpsTestTree.object("late-claim", "gpu", "gpu.example.com", "gpu-0", ""));
+        OpsTestTree.write(LATE, DeviceMetadataJson.forClaim("late-claim").json());
         Eventually.await(Duration.ofSeconds(20), () -> get("ready").statusCode(), s -> s == 200, "ready UP");
         get("ready").then().body("status", equalTo("UP"))
                 .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'", equalTo("ok"));

@@ -1,12 +1,12 @@
 package dev.dra.sidecar.ops;
 
-import dev.dra.sidecar.Eventually;
-
 import static io.restassured.RestAssured.given;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.testsupport.DeviceMetadataJson;
+import dev.dra.sidecar.testsupport.Eventually;
 import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
@@ -53,8 +53,8 @@ class MetricsTest {
     void deviceInfoOfAVanishedDeviceIsRemoved() {
         String file = "resourceclaims/short-lived/gpu/gpu.example.com-metadata.json";
         Map<String, String> labels = Map.of("claim", "short-lived", "device", "gpu-9", "attr_uuid", "gpu-9-uuid");
-        OpsTestTree.write(file, OpsTestTree.object("short-lived", "gpu", "gpu.example.com", "gpu-9",
-                "\"uuid\":{\"string\":\"gpu-9-uuid\"}"));
+        OpsTestTree.write(file, DeviceMetadataJson.forClaim("short-lived").device("gpu-9")
+                .attributes("\"uuid\":{\"string\":\"gpu-9-uuid\"}").json());
         Eventually.await(Duration.ofSeconds(20), () -> scrape().value("dra_device_info", labels), v -> v != null,
                 "device series appears");
         OpsTestTree.delete(file);
@@ -104,7 +104,7 @@ class MetricsTest {
     void violationsOfServedObjectsAreCountedPerDriver() {
         String file = "resourceclaims/invalid/gpu/bad.example.com-metadata.json";
         // Decodes, but breaks the upstream rules: a device name that is not a DNS label.
-        OpsTestTree.write(file, OpsTestTree.object("invalid", "gpu", "bad.example.com", "Not_A_Label", ""));
+        OpsTestTree.write(file, DeviceMetadataJson.forClaim("invalid").driver("bad.example.com").device("Not_A_Label").json());
         Eventually.await(Duration.ofSeconds(20),
                 () -> scrape().value("dra_validation_violations", Map.of("driver", "bad.example.com")),
                 v -> v != null && v >= 1, "violation counted");

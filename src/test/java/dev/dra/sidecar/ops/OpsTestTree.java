@@ -1,13 +1,12 @@
 package dev.dra.sidecar.ops;
 
-import dev.dra.sidecar.TestTrees;
+import dev.dra.sidecar.testsupport.FileTrees;
+import dev.dra.sidecar.testsupport.MetadataFiles;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
 import java.util.Map;
 
 /**
@@ -25,17 +24,9 @@ public class OpsTestTree implements QuarkusTestProfile {
                 "dra.metadata.expected-claims", "claims/late-claim/gpu,template-claims/my-gpu/gpu");
     }
 
+    /** Replaces the file at {@code relative} under the root by a rename, so the sidecar never sees it half-written. */
     static void write(String relative, String content) {
-        try {
-            Path file = ROOT.resolve(relative);
-            Files.createDirectories(file.getParent());
-            // Write then rename, as a driver does: the sidecar never sees a half-written file here.
-            Path temp = Files.createTempFile(file.getParent(), ".tmp", "");
-            Files.writeString(temp, content, StandardCharsets.UTF_8);
-            Files.move(temp, file, StandardCopyOption.REPLACE_EXISTING, StandardCopyOption.ATOMIC_MOVE);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        MetadataFiles.replaceByRename(ROOT.resolve(relative), content);
     }
 
     static void delete(String relative) {
@@ -48,11 +39,6 @@ public class OpsTestTree implements QuarkusTestProfile {
 
     /** A fresh copy of the sample tree in a temporary directory. */
     static Path copyOfSample() {
-        return TestTrees.copyOf("deploy/sample/dra-device-attributes", "dra-ops-test");
-    }
-
-    /** One v1beta1 object with one device of pool {@code pool-0}, generation 1. */
-    static String object(String claim, String request, String driver, String device, String attributes) {
-        return TestTrees.object(claim, request, 1, driver, "pool-0", device, attributes);
+        return FileTrees.copyToTemporaryDirectory("deploy/sample/dra-device-attributes", "dra-ops-test");
     }
 }

@@ -5,6 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dra.sidecar.snapshot.ClaimKind;
+import dev.dra.sidecar.testsupport.DeviceMetadataJson;
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.FileTrees;
+import dev.dra.sidecar.testsupport.MetadataFiles;
+import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
@@ -15,12 +21,10 @@ import java.nio.file.Path;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -44,7 +48,7 @@ class FaultsIT {
 
     static Path work;
     static Path root;
-    static Sidecar sidecar;
+    static PackagedSidecar sidecar;
     static boolean unprivileged;
 
     @BeforeAll
@@ -66,7 +70,8 @@ class FaultsIT {
         if (!unprivileged) {
             System.out.println("[faults] NOTE: running as root without setpriv: the unreadable-file case is skipped");
         }
-        sidecar = Sidecar.start("faults", root, prefix, List.of(), Map.of("java.io.tmpdir", tmp.toString()));
+        sidecar = PackagedSidecar.start("faults", root, prefix, List.of(),
+                Map.of("java.io.tmpdir", tmp.toString()));
     }
 
     @AfterAll
@@ -77,21 +82,13 @@ class FaultsIT {
     }
 
     static Path file(String claim) {
-        return root.resolve("resourceclaims/" + claim + "/gpu/" + DRIVER + "-metadata.json");
+        return MetadataFiles.file(root, ClaimKind.CLAIM, claim, "gpu", DRIVER);
     }
 
+    /** Writes the claim's file in place, as the driver does, with the generation also as attribute {@code gen}. */
     static void write(String claim, long generation) {
-        try {
-            Files.createDirectories(file(claim).getParent());
-            Files.writeString(file(claim), """
-                    {"kind":"DeviceMetadata","apiVersion":"metadata.resource.k8s.io/v1beta1",\
-                    "metadata":{"name":"%s","namespace":"default","uid":"uid-%s","generation":%d},\
-                    "requests":[{"name":"gpu","devices":[{"driver":"%s","pool":"p","name":"gpu-0",\
-                    "attributes":{"gen":{"int":%d}}}]}]}
-                    """.formatted(claim, claim, generation, DRIVER, generation), StandardCharsets.UTF_8);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
+        MetadataFiles.create(file(claim), DeviceMetadataJson.forClaim(claim).generation(generation).driver(DRIVER)
+                .attributes("\"gen\":{\"int\":" + generation + "}").json());
     }
 
     static HttpResponse<String> get(String path) {
@@ -146,10 +143,10 @@ class FaultsIT {
                     HttpResponse.BodyHandlers.ofString()));
         }
         // Give the polls time to reach the server; the assertions below hold whether or not they all did.
-        Sidecar.await(Duration.ofMillis(500), () -> false);
+        Eventually.pause(Duration.ofMillis(500));
         assertTrue(polls.stream().noneMatch(CompletableFuture::isDone), "long polls wait while nothing changes");
         long removed = System.nanoTime();
-        deleteTree(root.resolve("resourceclaims/gone")); // the kubelet unprepares the claim
+        FileTrees.deleteTree(root.resolve("resourceclaims/gone")); // the kubelet unprepares the claim
         for (CompletableFuture<HttpResponse<String>> poll : polls) {
             HttpResponse<String> r = poll.get(10, TimeUnit.SECONDS);
             assertProblem(r, 404, "not-found");
@@ -172,8 +169,8 @@ class FaultsIT {
         Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("---------"));
         write("locked", 2);
         String path = "/claims/locked/gpu/drivers/" + DRIVER;
-        assertTrue(Sidecar.await(POLL_BOUND.multipliedBy(3), () -> get(path).headers().firstValue("Warning").isPresent()),
-                "a stale Warning appears");
+        Eventually.awaitTrue(POLL_BOUND.multipliedBy(3), "a stale Warning appears",
+                () -> get(path).headers().firstValue("Warning").isPresent());
         HttpResponse<String> stale = get(path);
         assertEquals(200, stale.statusCode());
         assertEquals(1, JSON.readTree(stale.body()).at("/metadata/generation").asLong(), "last good object served");
@@ -183,8 +180,8 @@ class FaultsIT {
         // A file that never decoded and cannot be read: 503 unreadable, with Retry-After.
         write("sealed", 1);
         Files.setPosixFilePermissions(file("sealed"), PosixFilePermissions.fromString("---------"));
-        assertTrue(Sidecar.await(Duration.ofSeconds(5), () -> get("/claims/sealed/gpu").statusCode() == 503),
-                "sealed claim found: " + get("/claims/sealed/gpu").body());
+        Eventually.awaitTrue(Duration.ofSeconds(5), () -> "sealed claim found: " + get("/claims/sealed/gpu").body(),
+                () -> get("/claims/sealed/gpu").statusCode() == 503);
         HttpResponse<String> sealed = get("/claims/sealed/gpu");
         assertProblem(sealed, 503, "unreadable");
         assertTrue(sealed.headers().firstValue("Retry-After").isPresent(), "Retry-After on a transient failure");
@@ -193,9 +190,9 @@ class FaultsIT {
         // Permissions back: chmod changes no size or time, the failed read's retry (backoff ≤ 2 s) recovers.
         Files.setPosixFilePermissions(locked, PosixFilePermissions.fromString("rw-r--r--"));
         Files.setPosixFilePermissions(file("sealed"), PosixFilePermissions.fromString("rw-r--r--"));
-        assertTrue(Sidecar.await(Duration.ofSeconds(5), () -> generation("locked") == 2
-                && get(path).headers().firstValue("Warning").isEmpty()), "recovers to generation 2 without Warning");
-        assertTrue(Sidecar.await(Duration.ofSeconds(5), () -> generation("sealed") == 1), "sealed claim recovers");
+        Eventually.awaitTrue(Duration.ofSeconds(5), "recovers to generation 2 without Warning",
+                () -> generation("locked") == 2 && get(path).headers().firstValue("Warning").isEmpty());
+        Eventually.awaitTrue(Duration.ofSeconds(5), "sealed claim recovers", () -> generation("sealed") == 1);
     }
 
     @Test
@@ -207,9 +204,9 @@ class FaultsIT {
                 sidecar.uri("/claims?waitForChange=true&timeoutSeconds=60&lastEtag="
                         + java.net.URLEncoder.encode(etag, StandardCharsets.UTF_8))).build(),
                 HttpResponse.BodyHandlers.ofString());
-        deleteTree(root);
-        assertTrue(Sidecar.await(Duration.ofSeconds(3), () -> get("/claims/keep/gpu").statusCode() == 404),
-                "claims answer 404 while the root is gone");
+        FileTrees.deleteTree(root);
+        Eventually.awaitTrue(Duration.ofSeconds(3), "claims answer 404 while the root is gone",
+                () -> get("/claims/keep/gpu").statusCode() == 404);
         assertProblem(get("/claims/keep/gpu"), 404, "not-found");
         assertProblem(get("/claims/keep"), 404, "not-found");
         HttpResponse<String> list = get("/claims");
@@ -224,7 +221,8 @@ class FaultsIT {
 
         long recreated = System.nanoTime();
         write("keep", 5);
-        assertTrue(Sidecar.await(Duration.ofSeconds(3), () -> generation("keep") == 5), "served again after the root returns");
+        Eventually.awaitTrue(Duration.ofSeconds(3), "served again after the root returns",
+                () -> generation("keep") == 5);
         System.out.printf("[faults] root recreated: served again after %d ms%n",
                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - recreated));
         assertEquals(1, JSON.readTree(get("/claims").body()).path("claims").size());
@@ -238,9 +236,9 @@ class FaultsIT {
         root = polled;
         try {
             write("poll", 1);
-            try (Sidecar noWatch = Sidecar.start("faults-nowatch", polled, List.of(), List.of(),
+            try (PackagedSidecar noWatch = PackagedSidecar.start("faults-nowatch", polled, List.of(), List.of(),
                     Map.of("dra.metadata.watch", "false"))) {
-                Sidecar previous = sidecar;
+                PackagedSidecar previous = sidecar;
                 sidecar = noWatch;
                 try {
                     assertEquals(1, generation("poll"));
@@ -248,17 +246,18 @@ class FaultsIT {
                         long written = System.nanoTime();
                         write("poll", g);
                         long want = g;
-                        assertTrue(Sidecar.await(POLL_BOUND, () -> generation("poll") == want),
-                                "in-place rewrite " + g + " seen within " + POLL_BOUND);
+                        Eventually.awaitTrue(POLL_BOUND, "in-place rewrite " + g + " seen within " + POLL_BOUND,
+                                () -> generation("poll") == want);
                         System.out.printf("[faults] no inotify: rewrite seen after %d ms%n",
                                 TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - written));
                     }
                     // New claims are found by the periodic walk (rescan interval 2 s), removed ones at the next poll.
                     write("added", 1);
-                    assertTrue(Sidecar.await(Duration.ofSeconds(4), () -> generation("added") == 1), "new claim found by the rescan");
-                    deleteTree(polled.resolve("resourceclaims/poll"));
-                    assertTrue(Sidecar.await(POLL_BOUND, () -> get("/claims/poll/gpu").statusCode() == 404),
-                            "removed claim gone within the poll bound");
+                    Eventually.awaitTrue(Duration.ofSeconds(4), "new claim found by the rescan",
+                            () -> generation("added") == 1);
+                    FileTrees.deleteTree(polled.resolve("resourceclaims/poll"));
+                    Eventually.awaitTrue(POLL_BOUND, "removed claim gone within the poll bound",
+                            () -> get("/claims/poll/gpu").statusCode() == 404);
                 } finally {
                     sidecar = previous;
                 }
@@ -268,11 +267,4 @@ class FaultsIT {
         }
     }
 
-    static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> tree = Files.walk(dir)) {
-            for (Path p : (Iterable<Path>) tree.sorted(Comparator.reverseOrder())::iterator) {
-                Files.delete(p);
-            }
-        }
-    }
 }

@@ -5,6 +5,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dra.sidecar.testsupport.DeviceMetadataJson;
+import dev.dra.sidecar.testsupport.MetadataFiles;
+import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -31,7 +34,7 @@ class HostileHttpIT {
     private static final Set<Integer> REJECTED = Set.of(400, 404, 405, 413, 414, 431);
 
     static Path work;
-    static Sidecar sidecar;
+    static PackagedSidecar sidecar;
 
     /** One hostile request and what may answer it. */
     record Case(String name, byte[] request, Set<Integer> allowed, boolean appAnswers) {}
@@ -40,32 +43,20 @@ class HostileHttpIT {
     static void start() throws IOException {
         work = Files.createTempDirectory("dra-hostile");
         Path root = work.resolve("root");
-        Path ok = root.resolve("resourceclaims/ok/gpu/gpu.example.com-metadata.json");
-        Files.createDirectories(ok.getParent());
-        Files.writeString(ok, """
-                {"kind":"DeviceMetadata","apiVersion":"metadata.resource.k8s.io/v1beta1",\
-                "metadata":{"name":"ok","namespace":"default","generation":1},\
-                "requests":[{"name":"gpu","devices":[{"driver":"gpu.example.com","pool":"p","name":"gpu-0",\
-                "attributes":{"model":{"string":"fine"}}}]}]}
-                """);
+        Path ok = MetadataFiles.create(root.resolve("resourceclaims/ok/gpu/gpu.example.com-metadata.json"),
+                DeviceMetadataJson.forClaim("ok").attributes("\"model\":{\"string\":\"fine\"}").json());
         // The canary: a valid metadata tree right next to the root, and a plain file; no answer may show either.
-        String canary = """
-                {"kind":"DeviceMetadata","apiVersion":"metadata.resource.k8s.io/v1beta1",\
-                "metadata":{"name":"%s","generation":1},\
-                "requests":[{"name":"y","devices":[{"driver":"z","pool":"%s","name":"%s",\
-                "attributes":{"m":{"string":"%s"}}}]}]}
-                """.formatted(MARKER.toLowerCase(), MARKER, MARKER, MARKER);
+        String canary = DeviceMetadataJson.forClaim(MARKER.toLowerCase()).request("y").driver("z").pool(MARKER)
+                .device(MARKER).attributes("\"m\":{\"string\":\"" + MARKER + "\"}").json();
         for (String dir : List.of("outside", "root-outside", "root/../outside2")) {
-            Path c = work.resolve(dir).resolve("resourceclaims/x/y/z-metadata.json");
-            Files.createDirectories(c.getParent());
-            Files.writeString(c, canary);
+            MetadataFiles.create(work.resolve(dir).resolve("resourceclaims/x/y/z-metadata.json"), canary);
         }
         Files.writeString(work.resolve("secret.txt"), MARKER);
         Files.writeString(work.resolve("z-metadata.json"), canary);
         // A symbolic link inside the root that leads out of it: the scanner must not follow it.
         Files.createSymbolicLink(root.resolve("resourceclaims/x"), work.resolve("outside/resourceclaims/x"));
         Files.createSymbolicLink(ok.getParent().resolve("z-metadata.json"), work.resolve("z-metadata.json"));
-        sidecar = Sidecar.start("hostile", root, List.of(), List.of(), Map.of());
+        sidecar = PackagedSidecar.start("hostile", root, List.of(), List.of(), Map.of());
     }
 
     @AfterAll

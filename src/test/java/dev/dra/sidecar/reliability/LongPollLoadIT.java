@@ -2,6 +2,10 @@ package dev.dra.sidecar.reliability;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.testsupport.DeviceMetadataJson;
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.MetadataFiles;
+import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.IOException;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
@@ -43,13 +47,10 @@ class LongPollLoadIT {
         }
     }
 
+    /** The claim's object at {@code generation}, with the generation also as attribute {@code gen}. */
     private static String object(String claim, long generation) {
-        return """
-                {"kind":"DeviceMetadata","apiVersion":"metadata.resource.k8s.io/v1beta1",\
-                "metadata":{"name":"%s","namespace":"default","generation":%d},\
-                "requests":[{"name":"gpu","devices":[{"driver":"gpu.example.com","pool":"p","name":"gpu-0",\
-                "attributes":{"gen":{"int":%d}}}]}]}
-                """.formatted(claim, generation, generation);
+        return DeviceMetadataJson.forClaim(claim).generation(generation)
+                .attributes("\"gen\":{\"int\":" + generation + "}").json();
     }
 
     @Test
@@ -57,12 +58,10 @@ class LongPollLoadIT {
         Path root = Files.createTempDirectory("dra-load").resolve("root");
         Path changing = root.resolve("resourceclaims/changing/gpu/gpu.example.com-metadata.json");
         Path still = root.resolve("resourceclaims/still/gpu/gpu.example.com-metadata.json");
-        Files.createDirectories(changing.getParent());
-        Files.createDirectories(still.getParent());
-        Files.writeString(changing, object("changing", 1));
-        Files.writeString(still, object("still", 1));
+        MetadataFiles.create(changing, object("changing", 1));
+        MetadataFiles.create(still, object("still", 1));
 
-        try (Sidecar sidecar = Sidecar.start("load", root, List.of(), List.of(), Map.of())) {
+        try (PackagedSidecar sidecar = PackagedSidecar.start("load", root, List.of(), List.of(), Map.of())) {
             HttpClient client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                     .connectTimeout(Duration.ofSeconds(10)).build();
             String stillEtag = sidecar.get("/claims/still/gpu").headers().firstValue("ETag").orElseThrow();
@@ -96,7 +95,7 @@ class LongPollLoadIT {
                 loader.start();
                 loaders.add(loader);
             }
-            Sidecar.await(Duration.ofSeconds(2), () -> steady.get() > 200);
+            Eventually.becomesTrue(Duration.ofSeconds(2), () -> steady.get() > 200);
             int threadsBefore = sidecar.threads();
             long rssBefore = sidecar.rssKib();
 
@@ -138,7 +137,7 @@ class LongPollLoadIT {
                 maxThreads = Math.max(maxThreads, threads);
                 minThreads = Math.min(minThreads, threads);
                 maxRss = Math.max(maxRss, sidecar.rssKib());
-                Sidecar.pause(200);
+                Eventually.pause(Duration.ofMillis(200));
             }
             for (Thread loader : loaders) {
                 loader.join(TimeUnit.SECONDS.toMillis(30));
@@ -147,7 +146,8 @@ class LongPollLoadIT {
             generation++;
             changedAt.set(System.nanoTime());
             Files.writeString(changing, object("changing", generation));
-            boolean drained = Sidecar.await(Duration.ofSeconds(TIMEOUT_SECONDS + 20), () -> outstanding.get() == 0);
+            boolean drained = Eventually.becomesTrue(Duration.ofSeconds(TIMEOUT_SECONDS + 20),
+                    () -> outstanding.get() == 0);
             long rssAfter = sidecar.rssKib();
             int threadsAfter = sidecar.threads();
 
@@ -175,14 +175,14 @@ class LongPollLoadIT {
         }
     }
 
-    private static HttpRequest longPoll(Sidecar sidecar, String path, String etag, int timeoutSeconds) {
+    private static HttpRequest longPoll(PackagedSidecar sidecar, String path, String etag, int timeoutSeconds) {
         return HttpRequest.newBuilder(sidecar.uri(path + "?waitForChange=true&timeoutSeconds=" + timeoutSeconds
                 + "&lastEtag=" + URLEncoder.encode(etag, StandardCharsets.UTF_8)))
                 .timeout(Duration.ofSeconds(timeoutSeconds + 30)).build();
     }
 
     /** Waits for a change of /claims/changing/gpu; answered with a new ETag soon after each rewrite. */
-    private static void pollForChange(HttpClient client, Sidecar sidecar, String etag, long ends,
+    private static void pollForChange(HttpClient client, PackagedSidecar sidecar, String etag, long ends,
             ConcurrentLinkedQueue<String> failures, AtomicInteger answered, AtomicInteger outstanding, AtomicLong changedAt,
             AtomicLong slowest) {
         outstanding.incrementAndGet();
@@ -216,7 +216,7 @@ class LongPollLoadIT {
     }
 
     /** Waits on /claims/still/gpu, which never changes: answered at the timeout with the same ETag. */
-    private static void pollToTimeout(HttpClient client, Sidecar sidecar, String etag, long ends,
+    private static void pollToTimeout(HttpClient client, PackagedSidecar sidecar, String etag, long ends,
             ConcurrentLinkedQueue<String> failures, AtomicInteger answered, AtomicInteger outstanding) {
         outstanding.incrementAndGet();
         long sent = System.nanoTime();

@@ -1,11 +1,14 @@
 package dev.dra.sidecar.reliability;
 
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dra.sidecar.testsupport.DeviceMetadataJson;
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.FileTrees;
+import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.IOException;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
@@ -24,7 +27,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Drivers rewrite their files in place (truncate, then write: Go's os.WriteFile), and the kubelet hands each file
- * to the container as a single-file read-only bind mount (device-metadata.md §7–§8). Under a storm of such
+ * to the container as a single-file read-only bind mount, so a reader can catch a file empty or half-written and a
+ * watch on its directory reports nothing (docs/reliability.md). Under a storm of such
  * rewrites, clients reading all the time must only ever see whole versions that were written, never an error once
  * a file has decoded, never a generation going backwards, and the last version soon after the storm ends.
  */
@@ -40,25 +44,20 @@ class RewriteStormIT {
 
     /** What the driver writes for one generation: v1alpha1 for even files (served re-labelled), v1beta1 for odd. */
     static String version(int file, long generation) {
-        String apiVersion = file % 2 == 0 ? "metadata.resource.k8s.io/v1alpha1" : "metadata.resource.k8s.io/v1beta1";
-        return """
-                {"kind":"DeviceMetadata","apiVersion":"%s",\
-                "metadata":{"name":"storm","namespace":"default","uid":"uid-storm","generation":%d},\
-                "requests":[{"name":"r%d","devices":[{"driver":"%s","pool":"pool-%d","name":"gpu-%d",\
-                "attributes":{"gen":{"int":%d},"model":{"string":"%s"}}}]}]}
-                """.formatted(apiVersion, generation, file, DRIVER, file, file, generation, "x".repeat((int) (generation % 7) * 40));
+        String padding = "x".repeat((int) (generation % 7) * 40);
+        return DeviceMetadataJson.forClaim("storm")
+                .apiVersion(file % 2 == 0 ? DeviceMetadataJson.V1ALPHA1 : DeviceMetadataJson.V1BETA1)
+                .generation(generation).request("r" + file).driver(DRIVER).pool("pool-" + file).device("gpu-" + file)
+                .attributes("\"gen\":{\"int\":" + generation + "},\"model\":{\"string\":\"" + padding + "\"}").json();
     }
 
     @Test
     void clientsSeeOnlyWholeWrittenVersionsDuringARewriteStorm() throws Exception {
-        // The driver's files live on tmpfs, as on a node (/var/run is tmpfs): on ext4, a truncate-and-rewrite
-        // forces block allocation at close (auto_da_alloc), and the writer, not the sidecar, would be measured.
-        Path shm = Path.of("/dev/shm");
-        Path work = Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempDirectory(shm, "dra-storm")
-                : Files.createTempDirectory("dra-storm");
+        // The driver's files live on tmpfs, as on a node (/var/run is tmpfs): the writer is not what is measured.
+        Path work = FileTrees.temporaryDirectoryOnTmpfs("dra-storm");
         Path root = work.resolve("root");
         Path host = Files.createDirectories(work.resolve("driver"));
-        boolean bindMounts = Sidecar.canBindMount();
+        boolean bindMounts = PackagedSidecar.canBindMount();
         Path[] written = new Path[FILES];
         List<String> mounts = new ArrayList<>();
         for (int i = 0; i < FILES; i++) {
@@ -67,8 +66,8 @@ class RewriteStormIT {
             if (bindMounts) {
                 written[i] = host.resolve("r" + i + "-metadata.json");
                 Files.createFile(target); // the kubelet's mount point: an empty file
-                String t = Sidecar.shellQuote(target.toString());
-                mounts.add("mount --bind " + Sidecar.shellQuote(written[i].toString()) + " " + t);
+                String t = PackagedSidecar.shellQuote(target.toString());
+                mounts.add("mount --bind " + PackagedSidecar.shellQuote(written[i].toString()) + " " + t);
                 mounts.add("mount -o remount,bind,ro " + t);
             } else {
                 written[i] = target;
@@ -80,12 +79,12 @@ class RewriteStormIT {
                     + "files are rewritten in place under the root without bind mounts");
         }
         List<String> prefix = bindMounts ? List.of("unshare", "-m", "--propagation", "private") : List.of();
-        try (Sidecar sidecar = Sidecar.start("storm", root, prefix, mounts, Map.of())) {
+        try (PackagedSidecar sidecar = PackagedSidecar.start("storm", root, prefix, mounts, Map.of())) {
             // Every file decodes before the storm: from here on, no answer may be an error.
             for (int i = 0; i < FILES; i++) {
                 int file = i;
-                assertTrue(Sidecar.await(Duration.ofSeconds(10), () -> generationServed(sidecar, file) == 1),
-                        "file " + i + " served before the storm");
+                Eventually.awaitTrue(Duration.ofSeconds(10), "file " + i + " served before the storm",
+                        () -> generationServed(sidecar, file) == 1);
             }
 
             AtomicLongArray generations = new AtomicLongArray(FILES);
@@ -139,8 +138,8 @@ class RewriteStormIT {
             for (int i = 0; i < FILES; i++) {
                 int file = i;
                 long last = generations.get(i);
-                boolean served = Sidecar.await(PROPAGATION_BOUND.minusNanos(System.nanoTime() - lastWriteNanos),
-                        () -> generationServed(sidecar, file) == last);
+                Duration left = PROPAGATION_BOUND.minusNanos(System.nanoTime() - lastWriteNanos);
+                boolean served = Eventually.becomesTrue(left, () -> generationServed(sidecar, file) == last);
                 settledMillis[i] = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - lastWriteNanos);
                 assertTrue(served, "file " + i + " serves its last generation " + last + " within " + PROPAGATION_BOUND
                         + " of the last write; serves " + generationServed(sidecar, file));
@@ -162,7 +161,7 @@ class RewriteStormIT {
     }
 
     /** One client: reads each file's driver object and merged request in turn until the storm ends. */
-    private static void read(Sidecar sidecar, int client, long until, ConcurrentLinkedQueue<String> failures,
+    private static void read(PackagedSidecar sidecar, int client, long until, ConcurrentLinkedQueue<String> failures,
             AtomicLong responses, AtomicLong stale) {
         long[] lastSeen = new long[FILES];
         int n = client;
@@ -207,7 +206,7 @@ class RewriteStormIT {
         }
     }
 
-    private static long generationServed(Sidecar sidecar, int file) {
+    private static long generationServed(PackagedSidecar sidecar, int file) {
         try {
             HttpResponse<String> r = sidecar.get("/claims/storm/r" + file + "/drivers/" + DRIVER);
             return r.statusCode() == 200 ? JSON.readTree(r.body()).at("/metadata/generation").asLong(-1) : -r.statusCode();

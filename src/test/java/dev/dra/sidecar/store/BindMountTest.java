@@ -1,13 +1,14 @@
 package dev.dra.sidecar.store;
 
 import static dev.dra.sidecar.snapshot.ClaimKind.CLAIM;
-import static dev.dra.sidecar.store.StoreFiles.create;
-import static dev.dra.sidecar.store.StoreFiles.file;
 import static dev.dra.sidecar.store.StoreFiles.metadata;
+import static dev.dra.sidecar.testsupport.MetadataFiles.create;
+import static dev.dra.sidecar.testsupport.MetadataFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.dra.sidecar.testsupport.MetadataFiles;
 import java.io.BufferedReader;
 import java.io.IOException;
 import java.io.InputStreamReader;
@@ -27,8 +28,9 @@ import org.junit.jupiter.api.io.TempDir;
 /**
  * The store as it runs in a pod: the metadata file is a read-only single-file bind mount of a host file (what
  * the CDI mount {@code {"options":["ro","bind"]}} makes the runtime do), and the driver rewrites the host file
- * in place. Directory watches see nothing there (spec §8: the probe's own watch must report no event); every
- * generation must still arrive, by polling.
+ * in place. A watch on the file's directory sees nothing there (a write through the host's inode raises no
+ * event on the mount point's directory; the probe's own watch must report none); every generation must still
+ * arrive, by polling.
  *
  * <p>A JVM cannot enter a new mount namespace, so the store runs in a child JVM ({@link BindMountProbe})
  * started by {@code unshare -m} after the two mounts. Needs root and util-linux; skipped, saying so, without.
@@ -88,7 +90,7 @@ class BindMountTest {
             long slowest = 0;
             for (long g = 2; g <= 6; g++) {
                 long start = System.nanoTime();
-                StoreFiles.rewriteInPlace(host, metadata(g));
+                MetadataFiles.rewriteInPlace(host, metadata(g));
                 awaitGeneration(lines, seen, g, probe, stderr);
                 slowest = Math.max(slowest, System.nanoTime() - start);
             }
@@ -96,7 +98,7 @@ class BindMountTest {
                     + "slowest " + TimeUnit.NANOSECONDS.toMillis(slowest) + " ms; probe said " + seen);
 
             // Replacing the host file by rename leaves the mount on the old inode: nothing new can arrive.
-            StoreFiles.replaceByRename(host, metadata(99));
+            MetadataFiles.replaceByRename(host, metadata(99));
             String after = lines.poll(500, TimeUnit.MILLISECONDS);
             assertEquals(null, after, "a rename on the host cannot reach a bind-mounted file");
         } finally {

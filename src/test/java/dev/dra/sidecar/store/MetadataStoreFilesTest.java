@@ -2,13 +2,13 @@ package dev.dra.sidecar.store;
 
 import static dev.dra.sidecar.snapshot.ClaimKind.CLAIM;
 import static dev.dra.sidecar.snapshot.ClaimKind.TEMPLATE_CLAIM;
-import static dev.dra.sidecar.store.StoreFiles.await;
-import static dev.dra.sidecar.store.StoreFiles.create;
 import static dev.dra.sidecar.store.StoreFiles.driver;
-import static dev.dra.sidecar.store.StoreFiles.file;
 import static dev.dra.sidecar.store.StoreFiles.generation;
 import static dev.dra.sidecar.store.StoreFiles.metadata;
 import static dev.dra.sidecar.store.StoreFiles.request;
+import static dev.dra.sidecar.testsupport.Eventually.awaitTrue;
+import static dev.dra.sidecar.testsupport.MetadataFiles.create;
+import static dev.dra.sidecar.testsupport.MetadataFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
@@ -20,6 +20,8 @@ import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.Served;
+import dev.dra.sidecar.testsupport.FileTrees;
+import dev.dra.sidecar.testsupport.MetadataFiles;
 import java.io.IOException;
 import java.io.RandomAccessFile;
 import java.io.UncheckedIOException;
@@ -85,7 +87,7 @@ class MetadataStoreFilesTest {
     private static final Duration WATCHED_CREATE_BOUND = Duration.ofMillis(1_000);
 
     private static void visible(String change, boolean watch, MetadataStore store, Supplier<Boolean> condition) {
-        Duration took = await(watch && change.equals("create") ? WATCHED_CREATE_BOUND : BOUND, change, condition);
+        Duration took = awaitTrue(watch && change.equals("create") ? WATCHED_CREATE_BOUND : BOUND, change, condition::get);
         SLOWEST.merge(change + (watch ? "[watch]" : "[poll]"), took, (a, b) -> a.compareTo(b) >= 0 ? a : b);
     }
 
@@ -134,13 +136,13 @@ class MetadataStoreFilesTest {
         try (MetadataStore store = start(MetadataStore.Settings.defaults(root).withWatch(watch))) {
             assertEquals(1L, gen(store, CLAIM, "c", "r", "d"), "first snapshot is complete at start()");
             for (long g = 2; g <= 6; g++) {
-                StoreFiles.rewriteInPlace(f, metadata(g));
+                MetadataFiles.rewriteInPlace(f, metadata(g));
                 long want = g;
                 visible("rewrite-in-place", watch, store, () -> Long.valueOf(want).equals(gen(store, CLAIM, "c", "r", "d")));
             }
             assertEquals(inode, Files.readAttributes(f, BasicFileAttributes.class).fileKey(), "same inode throughout");
             // Same size, same content apart from one digit: only the modification time tells.
-            StoreFiles.rewriteInPlace(f, metadata(7));
+            MetadataFiles.rewriteInPlace(f, metadata(7));
             visible("rewrite-in-place", watch, store, () -> Long.valueOf(7).equals(gen(store, CLAIM, "c", "r", "d")));
         }
     }
@@ -154,7 +156,7 @@ class MetadataStoreFilesTest {
         Object inode = Files.readAttributes(f, BasicFileAttributes.class).fileKey();
         try (MetadataStore store = start(MetadataStore.Settings.defaults(root).withWatch(watch))) {
             for (long g = 2; g <= 4; g++) {
-                StoreFiles.replaceByRename(f, metadata(g));
+                MetadataFiles.replaceByRename(f, metadata(g));
                 long want = g;
                 visible("rename", watch, store,
                         () -> Long.valueOf(want).equals(gen(store, TEMPLATE_CLAIM, "gpu", "gpu", "gpu.example.com")));
@@ -182,11 +184,11 @@ class MetadataStoreFilesTest {
             visible("delete-file", watch, store, () -> gen(store, CLAIM, "c", "r", "b") == null);
             assertEquals(Set.of("a"), request(store.current(), CLAIM, "c", "r").drivers().keySet());
 
-            deleteTree(root.resolve("resourceclaims/c/r2"));
+            FileTrees.deleteTree(root.resolve("resourceclaims/c/r2"));
             visible("delete-request-dir", watch, store, () -> request(store.current(), CLAIM, "c", "r2") == null);
             assertEquals(Set.of("r"), store.current().claims(CLAIM).claims().get("c").requests().keySet());
 
-            deleteTree(root.resolve("resourceclaims/c2"));
+            FileTrees.deleteTree(root.resolve("resourceclaims/c2"));
             visible("delete-claim-dir", watch, store, () -> !store.current().claims(CLAIM).claims().containsKey("c2"));
             assertEquals(Set.of("c", "keep"), store.current().claims(CLAIM).claims().keySet());
             assertEquals(5L, gen(store, CLAIM, "keep", "r", "a"));
@@ -227,13 +229,13 @@ class MetadataStoreFilesTest {
             create(file(root, CLAIM, "c", "r", "d"), metadata(8));
             visible("root-created", watch, store, () -> Long.valueOf(8).equals(gen(store, CLAIM, "c", "r", "d")));
             // Status is set when the cycle that published ends, just after the snapshot.
-            await(BOUND, "status says the root exists", () -> store.status().rootExists());
+            awaitTrue(BOUND, "status says the root exists", () -> store.status().rootExists());
 
             // ...and once there, a rewrite is seen like any other.
-            StoreFiles.rewriteInPlace(file(root, CLAIM, "c", "r", "d"), metadata(9));
+            MetadataFiles.rewriteInPlace(file(root, CLAIM, "c", "r", "d"), metadata(9));
             visible("rewrite-in-place", watch, store, () -> Long.valueOf(9).equals(gen(store, CLAIM, "c", "r", "d")));
 
-            deleteTree(root);
+            FileTrees.deleteTree(root);
             visible("root-deleted", watch, store, () -> !store.status().rootExists()
                     && store.current().claims(CLAIM).claims().isEmpty());
         }
@@ -346,14 +348,14 @@ class MetadataStoreFilesTest {
             java.util.Arrays.fill(big, (byte) ' ');
             byte[] good = metadata(2);
             System.arraycopy(good, 0, big, 0, good.length);
-            StoreFiles.rewriteInPlace(growing, big);
+            MetadataFiles.rewriteInPlace(growing, big);
             visible("grow-past-limit", watch, store, () -> {
                 var served = driver(store.current(), CLAIM, "c", "r2", "d").served();
                 return served instanceof Served.Available a && a.staleReason() != null
                         && a.staleReason().contains("larger than the limit");
             });
             assertEquals(1L, gen(store, CLAIM, "c", "r2", "d"));
-            StoreFiles.rewriteInPlace(growing, metadata(3));
+            MetadataFiles.rewriteInPlace(growing, metadata(3));
             visible("rewrite-in-place", watch, store, () -> Long.valueOf(3).equals(gen(store, CLAIM, "c", "r2", "d")));
         }
         long read = bytesReadByThisProcess() - readBefore;
@@ -380,7 +382,7 @@ class MetadataStoreFilesTest {
             assertEquals(1L, gen(store, CLAIM, "c", "r", "d"));
             long cycles = store.status().cycles();
             // Enough cycles for many walks, polls and retries of the broken file.
-            await(BOUND, "30 refresh cycles", () -> store.status().cycles() >= cycles + 30);
+            awaitTrue(BOUND, "30 refresh cycles", () -> store.status().cycles() >= cycles + 30);
         }
         assertEquals(before, listing(root), "the tree under the root changed");
     }
@@ -398,14 +400,6 @@ class MetadataStoreFilesTest {
                     throw new UncheckedIOException(e);
                 }
             }, (a, b) -> a, TreeMap::new));
-        }
-    }
-
-    private static void deleteTree(Path dir) throws IOException {
-        try (Stream<Path> walk = Files.walk(dir)) {
-            for (Path p : walk.sorted(java.util.Comparator.reverseOrder()).toList()) {
-                Files.delete(p);
-            }
         }
     }
 }

@@ -1,11 +1,11 @@
 package dev.dra.sidecar.store;
 
 import static dev.dra.sidecar.snapshot.ClaimKind.CLAIM;
-import static dev.dra.sidecar.store.StoreFiles.await;
-import static dev.dra.sidecar.store.StoreFiles.create;
-import static dev.dra.sidecar.store.StoreFiles.file;
 import static dev.dra.sidecar.store.StoreFiles.generation;
 import static dev.dra.sidecar.store.StoreFiles.metadata;
+import static dev.dra.sidecar.testsupport.Eventually.awaitTrue;
+import static dev.dra.sidecar.testsupport.MetadataFiles.create;
+import static dev.dra.sidecar.testsupport.MetadataFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertSame;
@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import dev.dra.sidecar.testsupport.MetadataFiles;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -61,16 +62,16 @@ class MetadataStorePublishTest {
 
             long before = reads.get();
             Files.setLastModifiedTime(f, FileTime.from(Instant.now()));
-            await(Duration.ofSeconds(5), "the touched file is read again", () -> reads.get() > before);
+            awaitTrue(Duration.ofSeconds(5), "the touched file is read again", () -> reads.get() > before);
             awaitQuiescence(store);
             assertNothingPublishedFor(store, sequence);
 
             // Same bytes, written the way a driver rewrites (truncate, write): re-read, nothing new.
             long before2 = reads.get();
-            StoreFiles.rewriteInPlace(f, metadata(1));
-            await(Duration.ofSeconds(5), "the rewritten file is read again", () -> reads.get() > before2);
+            MetadataFiles.rewriteInPlace(f, metadata(1));
+            awaitTrue(Duration.ofSeconds(5), "the rewritten file is read again", () -> reads.get() > before2);
             // Other formatting, same decoded object (compact, no trailing newline).
-            StoreFiles.rewriteInPlace(f, StoreFiles.JSON.writeValueAsBytes(StoreFiles.JSON.readTree(metadata(1))));
+            MetadataFiles.rewriteInPlace(f, StoreFiles.JSON.writeValueAsBytes(StoreFiles.JSON.readTree(metadata(1))));
             awaitQuiescence(store);
             assertNothingPublishedFor(store, sequence);
             assertEquals(1L, generation(store.current(), CLAIM, "c", "r", "d"));
@@ -90,7 +91,7 @@ class MetadataStorePublishTest {
             CompletableFuture<MetadataSnapshot> change = store.changeAfter(first.sequence());
             assertFalse(change.isDone(), "nothing changed yet");
 
-            StoreFiles.rewriteInPlace(f, metadata(2));
+            MetadataFiles.rewriteInPlace(f, metadata(2));
             MetadataSnapshot next = change.get(5, TimeUnit.SECONDS);
             assertTrue(next.sequence() > first.sequence());
             assertEquals(2L, generation(next, CLAIM, "c", "r", "d"), "the change it completed for");
@@ -109,7 +110,7 @@ class MetadataStorePublishTest {
         while (true) {
             long readsBefore = reads.get();
             long cycles = store.status().cycles();
-            await(Duration.ofSeconds(5), "six refresh cycles", () -> store.status().cycles() >= cycles + 6);
+            awaitTrue(Duration.ofSeconds(5), "six refresh cycles", () -> store.status().cycles() >= cycles + 6);
             if (reads.get() == readsBefore) {
                 return;
             }

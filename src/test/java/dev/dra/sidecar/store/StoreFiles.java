@@ -1,7 +1,5 @@
 package dev.dra.sidecar.store;
 
-import static org.junit.jupiter.api.Assertions.fail;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dra.sidecar.snapshot.ClaimEntry;
@@ -14,17 +12,12 @@ import dev.dra.sidecar.snapshot.Served;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
-import java.nio.ByteBuffer;
-import java.nio.channels.FileChannel;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
-import java.nio.file.StandardCopyOption;
-import java.nio.file.StandardOpenOption;
-import java.time.Duration;
-import java.util.function.Supplier;
 
-/** Metadata files as a driver writes them, and how a test reads what the store serves. */
+/**
+ * The store tests' metadata (the website example at any generation) and how a test reads what the store serves;
+ * files are written with {@link dev.dra.sidecar.testsupport.MetadataFiles}.
+ */
 final class StoreFiles {
 
     static final ObjectMapper JSON = new ObjectMapper();
@@ -48,44 +41,6 @@ final class StoreFiles {
             throw new IllegalStateException("fixture changed: no generation to replace");
         }
         return text.getBytes(StandardCharsets.UTF_8);
-    }
-
-    static Path file(Path root, ClaimKind kind, String claim, String request, String driver) {
-        return root.resolve(kind.directory()).resolve(claim).resolve(request).resolve(driver + "-metadata.json");
-    }
-
-    /** Creates the file (and its directories) as the kubelet plugin does at prepare. */
-    static void create(Path file, byte[] content) {
-        try {
-            Files.createDirectories(file.getParent());
-            Files.write(file, content);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** {@code os.WriteFile} over an existing file: truncate, then write, same inode. */
-    static void rewriteInPlace(Path file, byte[] content) {
-        try (FileChannel channel = FileChannel.open(file, StandardOpenOption.WRITE,
-                StandardOpenOption.TRUNCATE_EXISTING)) {
-            ByteBuffer buffer = ByteBuffer.wrap(content);
-            while (buffer.hasRemaining()) {
-                channel.write(buffer);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Temp file plus {@code rename(2)}: a new inode under the old name. */
-    static void replaceByRename(Path file, byte[] content) {
-        try {
-            Path temp = file.resolveSibling("." + file.getFileName() + ".tmp");
-            Files.write(temp, content);
-            Files.move(temp, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     static RequestEntry request(MetadataSnapshot snapshot, ClaimKind kind, String claim, String request) {
@@ -119,29 +74,6 @@ final class StoreFiles {
             return JSON.readTree(available.body());
         } catch (IOException e) {
             throw new UncheckedIOException(e);
-        }
-    }
-
-    /**
-     * Polls {@code condition} every 5 ms until it holds, for at most {@code timeout}; fails naming
-     * {@code what} otherwise. Returns how long it took.
-     */
-    static Duration await(Duration timeout, String what, Supplier<Boolean> condition) {
-        long start = System.nanoTime();
-        long deadline = start + timeout.toNanos();
-        while (true) {
-            if (condition.get()) {
-                return Duration.ofNanos(System.nanoTime() - start);
-            }
-            if (System.nanoTime() - deadline > 0) {
-                fail("not within " + timeout.toMillis() + " ms: " + what);
-            }
-            try {
-                Thread.sleep(5);
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-                fail("interrupted waiting for " + what);
-            }
         }
     }
 }

@@ -1,8 +1,8 @@
 package dev.dra.sidecar.store;
 
 import static dev.dra.sidecar.snapshot.ClaimKind.CLAIM;
-import static dev.dra.sidecar.store.StoreFiles.await;
-import static dev.dra.sidecar.store.StoreFiles.file;
+import static dev.dra.sidecar.testsupport.Eventually.awaitTrue;
+import static dev.dra.sidecar.testsupport.MetadataFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -14,6 +14,7 @@ import dev.dra.sidecar.snapshot.DriverEntry;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
 import dev.dra.sidecar.snapshot.Served;
+import dev.dra.sidecar.testsupport.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
@@ -33,11 +34,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.locks.LockSupport;
-import org.junit.jupiter.api.extension.AnnotatedElementContext;
-import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.api.io.TempDir;
-import org.junit.jupiter.api.io.TempDirFactory;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
@@ -58,21 +56,9 @@ class TornWriteTest {
     @RegisterExtension
     final StoreErrorLog errorLog = new StoreErrorLog();
 
-    /**
-     * tmpfs when there is one: on ext4 a truncate-and-rewrite costs ~3 ms (auto_da_alloc flushes the
-     * replaced blocks at close), which caps a writer at ~350 writes/s; tmpfs allows thousands.
-     */
-    @TempDir(factory = ShmTempDir.class)
+    /** On tmpfs when there is one, so that the writer, not the disk, sets the pace. */
+    @TempDir(factory = FileTrees.OnTmpfs.class)
     Path temp;
-
-    static final class ShmTempDir implements TempDirFactory {
-        @Override
-        public Path createTempDirectory(AnnotatedElementContext element, ExtensionContext context) throws IOException {
-            Path shm = Path.of("/dev/shm");
-            return Files.isDirectory(shm) && Files.isWritable(shm) ? Files.createTempDirectory(shm, "torn-write")
-                    : Files.createTempDirectory("torn-write");
-        }
-    }
 
     @ParameterizedTest(name = "watch={0}")
     @ValueSource(booleans = {true, false})
@@ -118,7 +104,7 @@ class TornWriteTest {
             }
             long writingNanos = System.nanoTime() - start;
             long last = g;
-            Duration settled = await(Duration.ofSeconds(5), "final generation " + last,
+            Duration settled = awaitTrue(Duration.ofSeconds(5), "final generation " + last,
                     () -> generation(store.current()).generation() == last);
             stop.set(true);
             for (Thread reader : readers) {

@@ -1,4 +1,4 @@
-"""Part `image`: the container image as it ships, run as the pod runs it, side by side with the same jar
+"""Part image: the container image as it ships, run as the pod runs it, side by side with the same jar
 outside the container (JDK 25, the same JVM options, its own AOT cache).
 
 Needs podman that can run containers here (src/test/image/podman.sh); otherwise the part says why it is skipped.
@@ -11,6 +11,15 @@ import selectors
 import socket
 import subprocess
 import time
+
+from .. import http_client
+from ..processes import CLOCK_TICKS_PER_SECOND, cpu_ticks
+from ..report import verdict
+from ..stats import median, rounded
+from ..wrk import run_wrk
+from .footprint import aot_training
+
+NAME = "image"
 
 IMAGE = "dra-metadata-sidecar:0.1.0"
 ROOT_IN_CONTAINER = "/var/run/kubernetes.io/dra-device-attributes"
@@ -118,19 +127,17 @@ def long_poll_flood(port, path, etag, count, hold_s, sample):
     return refused, closed
 
 
-def part_image(b, helpers):
-    """b: the Bench; helpers: the bench module (run_wrk, http_get, make_tree, cpu_ticks, rss_kib, ...)."""
-    h = helpers
-    a = b.args
+def run(ctx):
+    a = ctx.args
     repo = a.repo
     why = why_podman_cannot_run(repo)
     if why:
         return {"skipped": why}
-    reps = 1 if b.smoke else a.start_reps
-    warm = 2 if b.smoke else a.warmup_seconds
-    load = 2 if b.smoke else a.wrk_seconds
-    idle_s = 3 if b.smoke else a.idle_seconds
-    flood = 300 if b.smoke else 2000
+    reps = 1 if ctx.smoke else a.start_reps
+    warm = 2 if ctx.smoke else a.warmup_seconds
+    load = 2 if ctx.smoke else a.wrk_seconds
+    idle_s = 3 if ctx.smoke else a.idle_seconds
+    flood = 300 if ctx.smoke else 2000
     limit_mib = manifest_memory_limit(repo)
     out = {"memory_limit_mib": limit_mib, "targets": "cgroup rss <= 64 MiB after warm-up, <= 96 MiB at the worst "
            "local load; <= 0.5 s from process start to started UP"}
@@ -149,7 +156,7 @@ def part_image(b, helpers):
     out["build_s"] = round(time.monotonic() - t0, 1)
     out["build_command"] = " ".join(build)
 
-    tree = os.path.join(b.work, "tree-image")
+    tree = os.path.join(ctx.work, "tree-image")
     if not os.path.isdir(tree):
         subprocess.run(["cp", "-r", os.path.join(repo, "deploy/sample/dra-device-attributes"), tree], check=True)
         subprocess.run(["chmod", "-R", "a+rX", tree], check=True)
@@ -166,29 +173,29 @@ def part_image(b, helpers):
             if i < reps - 1:
                 stop()
                 continue
-            h.run_wrk(b, port, path, warm)
+            run_wrk(ctx, port, path, warm)
             time.sleep(2.0)
-            res["rss_after_warmup_mib"] = h.r1(rss() / 1024)
-            c0, t = h.cpu_ticks(pid), time.monotonic()
+            res["rss_after_warmup_mib"] = rounded(rss() / 1024)
+            c0, t = cpu_ticks(pid), time.monotonic()
             time.sleep(idle_s)
-            res["idle_cpu_pct_of_one_core"] = round(100.0 * (h.cpu_ticks(pid) - c0) / h.CLK_TCK / (time.monotonic() - t), 3)
+            res["idle_cpu_pct_of_one_core"] = round(100.0 * (cpu_ticks(pid) - c0) / CLOCK_TICKS_PER_SECOND / (time.monotonic() - t), 3)
             peak = [0]
 
             def sample():
                 peak[0] = max(peak[0], rss() or 0)
-            w = h.run_wrk(b, port, path, load)
+            w = run_wrk(ctx, port, path, load)
             sample()
             res["rps"] = w["rps"]
             res["p99_ms"] = w["p99_ms"]
-            st, hd, _ = h.http_get(port, "/claims/net-claim/nic")
+            st, hd, _ = http_client.get(port, "/claims/net-claim/nic")
             etag = {k.lower(): v for k, v in hd.items()}["etag"]
-            refused, closed = long_poll_flood(port, "/claims/net-claim/nic", etag, flood, 3 if b.smoke else 8, sample)
+            refused, closed = long_poll_flood(port, "/claims/net-claim/nic", etag, flood, 3 if ctx.smoke else 8, sample)
             res["flood"] = {"long_polls": flood, "refused_503": refused, "closed_by_server": closed}
-            res["rss_worst_mib"] = h.r1(peak[0] / 1024)
-            res["alive_after_flood"] = h.http_get(port, "/claims")[0] == 200
+            res["rss_worst_mib"] = rounded(peak[0] / 1024)
+            res["alive_after_flood"] = http_client.get(port, "/claims")[0] == 200
             stop()
         res["starts_s"] = [round(x, 3) for x in starts]
-        res["started_s_median"] = round(h.med(starts), 3)
+        res["started_s_median"] = round(median(starts), 3)
         res["started_s_min"] = round(min(starts), 3)
         res["quarkus_started_in_s"] = quarkus
         out[name] = res
@@ -199,7 +206,7 @@ def part_image(b, helpers):
 
     def start_image(i):
         _podman(repo, "rm", "--force", "--time", "0", container, check=False)
-        port, mport = h.free_port(), h.free_port()
+        port, mport = http_client.free_port(), http_client.free_port()
         r = subprocess.run(["bash", _script(repo, "run-like-pod.sh"), IMAGE, container, f"{limit_mib}m", tree, "--",
                             "--env", f"QUARKUS_HTTP_PORT={port}", "--env", f"QUARKUS_MANAGEMENT_PORT={mport}"],
                            capture_output=True, text=True, timeout=120)
@@ -209,9 +216,9 @@ def part_image(b, helpers):
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             try:
-                st, _, body = h.http_get(mport, "/q/health/started", timeout=1.0)
+                st, _, body = http_client.get(mport, "/q/health/started", timeout=1.0)
                 if st == 200 and b'"UP"' in body:
-                    started = seconds_since_process_start(pid, h.CLK_TCK)
+                    started = seconds_since_process_start(pid, CLOCK_TICKS_PER_SECOND)
                     cg = memory_cgroup(pid)
                     return (pid, port, mport, started, lambda: cgroup_rss_kib(cg),
                             lambda: _podman(repo, "logs", container, check=False).stdout)
@@ -235,20 +242,20 @@ def part_image(b, helpers):
     out["image"]["stop"] = dict(box)
 
     # the same jar outside the container: JDK 25, the image's options, its own AOT cache, heap sized as under the limit
-    aot = os.path.join(b.work, "app-image-part.aot")
-    extra, note = b.aot_training(b.jdk25, tree, path, aot)
+    aot = os.path.join(ctx.work, "app-image-part.aot")
+    extra, note = aot_training(ctx, ctx.jdk25, tree, aot)
     if extra is None:
         out["jar"] = {"skipped": note}
         return out
     proc = {}
 
     def start_jar(i):
-        p, port, mport, started = b.start_sidecar("image-part-jar", b.jdk25, tree, extra=extra + ["-XX:AOTMode=on"])
+        p, port, mport, started = ctx.sidecars.start("image-part-jar", ctx.jdk25, tree, extra=extra + ["-XX:AOTMode=on"])
         proc["p"] = p
         return p.pid, port, mport, started, lambda: rss_anon_kib(p.pid), lambda: open(p.logpath, errors="replace").read()
 
     def stop_jar():
-        b.procs.stop(proc["p"])
+        ctx.procs.stop(proc["p"])
 
     measure("jar", start_jar, stop_jar)
     out["jar"]["start_clock"] = "bench's own clock from spawning java (the image's: from the JVM process start)"
@@ -260,3 +267,37 @@ def part_image(b, helpers):
         "rps": round(i["rps"] / j["rps"], 2)}
     out["met"] = (i["rss_after_warmup_mib"] <= 64 and i["rss_worst_mib"] <= 96 and i["started_s_median"] <= 0.5)
     return out
+
+
+def summary_rows(im):
+    if "skipped" in im:
+        return [f"| image | skipped: {im['skipped']} | |"]
+    if "image" not in im:
+        return []
+    i, j = im["image"], im.get("jar", {})
+    ratios = im.get("ratios_image_over_jar", {})
+    return [
+        f"| image: process start to started UP (median of {len(i['starts_s'])}; min) / jar outside | "
+        f"{i['started_s_median']} s ({i['started_s_min']} s) / {j.get('started_s_median')} s ({j.get('started_s_min')} s) | "
+        f"image <= 0.5 s ({verdict(i['started_s_median'] <= 0.5)}) |",
+        f"| image: cgroup rss after warm-up / worst local load ({i['flood']['long_polls']} long polls after wrk) | "
+        f"{i['rss_after_warmup_mib']} / {i['rss_worst_mib']} MiB | <= 64 / <= 96 MiB "
+        f"({verdict(i['rss_after_warmup_mib'] <= 64 and i['rss_worst_mib'] <= 96)}) |",
+        f"| jar outside (Temurin 25, same options, own AOT cache): RssAnon after warm-up / worst local load | "
+        f"{j.get('rss_after_warmup_mib')} / {j.get('rss_worst_mib')} MiB | |",
+        f"| image / jar outside: idle CPU (% of one core) | {i['idle_cpu_pct_of_one_core']} / "
+        f"{j.get('idle_cpu_pct_of_one_core')} | |",
+        f"| image / jar outside: throughput (req/s) | {i['rps']:.0f} / {j.get('rps') or 0:.0f} = {ratios.get('rps')} | |",
+        f"| image: {i['flood']['long_polls']} long polls at once | {i['flood']['refused_503']} refused 503, "
+        f"{i['flood']['closed_by_server']} connections closed; serving after: {i['alive_after_flood']}; "
+        f"podman stop: {i['stop']} | |"]
+
+
+def detail_lines(im):
+    if "image" not in im:
+        return []
+    i, j = im["image"], im.get("jar", {})
+    return [f"- image: {im['base']}; built with `{im['build_command']}` in {im['build_s']} s; run by "
+            f"src/test/image/run-like-pod.sh under the manifests' {im['memory_limit_mib']}Mi limit; starts "
+            f"{i['starts_s']} s; Quarkus' own \"started in\" {i['quarkus_started_in_s']} s (jar outside "
+            f"{j.get('quarkus_started_in_s')} s); memory: image = `rss` of its memory cgroup, jar = RssAnon"]

@@ -1,12 +1,12 @@
-package dev.dra.sidecar.reliability;
+package dev.dra.sidecar.testsupport;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.LocalPorts;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -19,44 +19,58 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
-import java.util.function.BooleanSupplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The packaged sidecar ({@code target/quarkus-app/quarkus-run.jar}) as a child process, with the JVM options of the
- * container image, so that tests can give it a mount namespace, another user, and measure its threads and RSS.
- * The API listens on 127.0.0.1 only, on a free port.
+ * The packaged sidecar ({@code target/quarkus-app/quarkus-run.jar}, built by {@code ./mvnw package}, so only for
+ * {@code *IT} tests) as a child process with the JVM options of the container image, so that tests can give it a
+ * mount namespace, another user, environment variables, and measure its threads and RSS. The API and management
+ * interfaces listen on 127.0.0.1 only, each on a free port; the process's output goes to
+ * {@code target/reliability/<name>.log}. {@link #close()} stops it (SIGTERM, then SIGKILL after 10 s).
  */
-final class Sidecar implements AutoCloseable {
+public final class PackagedSidecar implements AutoCloseable {
 
-    static final Path RUNNER = Path.of("target/quarkus-app/quarkus-run.jar");
+    public static final Path RUNNER = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final Path JVM_OPTIONS = Path.of("src/main/docker/jvm-options");
 
     private final Process process;
     private final Path log;
-    final int port;
-    final int managementPort;
-    final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+    /** The API port. */
+    public final int port;
+    public final int managementPort;
+    /** An HTTP/1.1 client for requests the helpers here do not cover (async long polls, for example). */
+    public final HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
-    private Sidecar(Process process, Path log, int port, int managementPort) {
+    private PackagedSidecar(Process process, Path log, int port, int managementPort) {
         this.process = process;
         this.log = log;
         this.port = port;
         this.managementPort = managementPort;
     }
 
+    /** {@link #start(String, Path, List, List, Map, Map)} with the environment of this JVM. */
+    public static PackagedSidecar start(String name, Path root, List<String> prefix, List<String> preamble,
+            Map<String, String> properties) {
+        return start(name, root, prefix, preamble, properties, Map.of());
+    }
+
     /**
-     * Starts the sidecar on {@code root} and waits until it answers.
+     * Starts the sidecar on {@code root} and waits (up to 60 s) until {@code GET /claims} answers 200; fails the
+     * test with the process's output when it exits or does not answer in time.
      *
+     * @param name names the log file, {@code target/reliability/<name>.log}
      * @param prefix command words before {@code sh -c} (for example {@code unshare -m ...} or {@code setpriv ...})
      * @param preamble shell commands run before {@code exec java}, joined with {@code &&} (for example mounts)
+     * @param properties system properties ({@code -Dkey=value}) after the image's JVM options
+     * @param environment variables added to this JVM's environment, as an operator sets them in the pod spec
      */
-    static Sidecar start(String name, Path root, List<String> prefix, List<String> preamble, Map<String, String> properties) {
+    public static PackagedSidecar start(String name, Path root, List<String> prefix, List<String> preamble,
+            Map<String, String> properties, Map<String, String> environment) {
         assertTrue(Files.isRegularFile(RUNNER), RUNNER + " is missing: run the *IT tests with ./mvnw verify (after package)");
-        int port = freePort();
-        int managementPort = freePort();
+        int port = LocalPorts.free();
+        int managementPort = LocalPorts.free();
         List<String> java = new ArrayList<>();
         java.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         java.addAll(imageJvmOptions());
@@ -71,15 +85,15 @@ final class Sidecar implements AutoCloseable {
         for (String step : preamble) {
             script.append(step).append(" && ");
         }
-        script.append("exec ").append(java.stream().map(Sidecar::shellQuote).collect(Collectors.joining(" ")));
+        script.append("exec ").append(java.stream().map(PackagedSidecar::shellQuote).collect(Collectors.joining(" ")));
         List<String> command = new ArrayList<>(prefix);
         command.addAll(List.of("sh", "-c", script.toString()));
         try {
             Path logDir = Files.createDirectories(Path.of("target/reliability"));
             Path log = logDir.resolve(name + ".log");
-            Process process = new ProcessBuilder(command).redirectErrorStream(true)
-                    .redirectOutput(log.toFile()).start();
-            Sidecar sidecar = new Sidecar(process, log, port, managementPort);
+            ProcessBuilder builder = new ProcessBuilder(command).redirectErrorStream(true).redirectOutput(log.toFile());
+            builder.environment().putAll(environment);
+            PackagedSidecar sidecar = new PackagedSidecar(builder.start(), log, port, managementPort);
             sidecar.awaitServing();
             return sidecar;
         } catch (IOException e) {
@@ -115,25 +129,25 @@ final class Sidecar implements AutoCloseable {
             } catch (IOException e) {
                 // not listening yet
             }
-            pause(50);
+            Eventually.pause(Duration.ofMillis(50));
         }
         fail("sidecar did not answer within 60 s:\n" + log());
     }
 
-    URI uri(String pathAndQuery) {
+    public URI uri(String pathAndQuery) {
         return URI.create("http://127.0.0.1:" + port + pathAndQuery);
     }
 
-    HttpResponse<String> get(String pathAndQuery) throws IOException {
+    public HttpResponse<String> get(String pathAndQuery) throws IOException {
         return send(HttpRequest.newBuilder(uri(pathAndQuery)).timeout(Duration.ofSeconds(30)).GET().build());
     }
 
-    HttpResponse<String> management(String path) throws IOException {
+    public HttpResponse<String> management(String path) throws IOException {
         return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
                 .timeout(Duration.ofSeconds(10)).GET().build());
     }
 
-    HttpResponse<String> send(HttpRequest request) throws IOException {
+    public HttpResponse<String> send(HttpRequest request) throws IOException {
         try {
             return http.send(request, HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
         } catch (InterruptedException e) {
@@ -142,16 +156,16 @@ final class Sidecar implements AutoCloseable {
         }
     }
 
-    long pid() {
+    public long pid() {
         return process.pid();
     }
 
-    boolean isAlive() {
+    public boolean isAlive() {
         return process.isAlive();
     }
 
     /** Threads of the sidecar's JVM, from /proc. */
-    int threads() {
+    public int threads() {
         try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid()), "task"))) {
             return (int) tasks.count();
         } catch (IOException e) {
@@ -160,7 +174,7 @@ final class Sidecar implements AutoCloseable {
     }
 
     /** The sidecar's threads by name, digits folded ({@code executor-thread-#}), for a report. */
-    Map<String, Long> threadNames() {
+    public Map<String, Long> threadNames() {
         try (Stream<Path> tasks = Files.list(Path.of("/proc", Long.toString(pid()), "task"))) {
             return tasks.map(t -> {
                 try {
@@ -175,7 +189,7 @@ final class Sidecar implements AutoCloseable {
     }
 
     /** Resident set size of the sidecar's JVM in KiB, from /proc. */
-    long rssKib() {
+    public long rssKib() {
         try {
             for (String line : Files.readAllLines(Path.of("/proc", Long.toString(pid()), "status"))) {
                 if (line.startsWith("VmRSS:")) {
@@ -188,11 +202,26 @@ final class Sidecar implements AutoCloseable {
         throw new IllegalStateException("no VmRSS");
     }
 
-    String log() {
+    /** Everything the process wrote to stdout and stderr so far. */
+    public String log() {
         try {
             return Files.readString(log, StandardCharsets.UTF_8);
         } catch (IOException e) {
             return "(no log: " + e + ")";
+        }
+    }
+
+    /**
+     * Sends SIGTERM, as kubelet does at pod deletion, and waits up to {@code within} for the process to end;
+     * whether it ended. {@link #close()} still kills it if it did not.
+     */
+    public boolean terminate(Duration within) {
+        process.destroy();
+        try {
+            return process.waitFor(within.toMillis(), TimeUnit.MILLISECONDS);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
         }
     }
 
@@ -210,7 +239,7 @@ final class Sidecar implements AutoCloseable {
     }
 
     /** Whether this process may make a private mount namespace and bind mounts in it (root with unshare). */
-    static boolean canBindMount() {
+    public static boolean canBindMount() {
         try {
             Process p = new ProcessBuilder("unshare", "-m", "--propagation", "private", "true")
                     .redirectErrorStream(true).redirectOutput(ProcessBuilder.Redirect.DISCARD).start();
@@ -223,36 +252,7 @@ final class Sidecar implements AutoCloseable {
         }
     }
 
-    static String shellQuote(String word) {
+    public static String shellQuote(String word) {
         return "'" + word.replace("'", "'\\''") + "'";
-    }
-
-    static int freePort() {
-        try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-            return socket.getLocalPort();
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-    }
-
-    /** Polls {@code condition} until it holds or the deadline passes; true when it held. */
-    static boolean await(Duration within, BooleanSupplier condition) {
-        long deadline = System.nanoTime() + within.toNanos();
-        do {
-            if (condition.getAsBoolean()) {
-                return true;
-            }
-            pause(10);
-        } while (System.nanoTime() < deadline);
-        return condition.getAsBoolean();
-    }
-
-    static void pause(long millis) {
-        try {
-            Thread.sleep(millis);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException(e);
-        }
     }
 }

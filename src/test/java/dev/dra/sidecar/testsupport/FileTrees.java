@@ -1,0 +1,82 @@
+package dev.dra.sidecar.testsupport;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.util.Comparator;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AnnotatedElementContext;
+import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.io.TempDirFactory;
+
+/** Directory trees for tests: copies of checked-in trees, removal of whole trees, and temporary directories on tmpfs. */
+public final class FileTrees {
+
+    private static final Path SHM = Path.of("/dev/shm");
+
+    private FileTrees() {}
+
+    /**
+     * A fresh copy of {@code source} (a directory of the project, relative to its base directory) in a new
+     * temporary directory whose name starts with {@code prefix}; returns the copy's root.
+     */
+    public static Path copyToTemporaryDirectory(String source, String prefix) {
+        try {
+            Path root = Files.createTempDirectory(prefix);
+            Path from = Path.of(source);
+            try (Stream<Path> tree = Files.walk(from)) {
+                for (Path path : (Iterable<Path>) tree::iterator) {
+                    Path target = root.resolve(from.relativize(path).toString());
+                    if (Files.isDirectory(path)) {
+                        Files.createDirectories(target);
+                    } else {
+                        Files.copy(path, target, StandardCopyOption.REPLACE_EXISTING);
+                    }
+                }
+            }
+            return root;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Deletes {@code dir} and everything below it, deepest first, without following symbolic links, as the
+     * kubelet removes a claim's directory at unprepare. Fails if anything cannot be deleted.
+     */
+    public static void deleteTree(Path dir) {
+        try (Stream<Path> tree = Files.walk(dir)) {
+            List<Path> deepestFirst = tree.sorted(Comparator.reverseOrder()).toList();
+            for (Path path : deepestFirst) {
+                Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * A new temporary directory on tmpfs ({@code /dev/shm}) when there is a writable one, as {@code /var/run} is on
+     * a node, else in the default temporary directory. On ext4 a truncate-and-rewrite flushes the replaced blocks
+     * at close, so a test that rewrites files fast would measure the disk instead of the sidecar.
+     */
+    public static Path temporaryDirectoryOnTmpfs(String prefix) {
+        try {
+            return Files.isDirectory(SHM) && Files.isWritable(SHM) ? Files.createTempDirectory(SHM, prefix)
+                    : Files.createTempDirectory(prefix);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** {@link #temporaryDirectoryOnTmpfs} for {@code @TempDir(factory = FileTrees.OnTmpfs.class)}. */
+    public static final class OnTmpfs implements TempDirFactory {
+        @Override
+        public Path createTempDirectory(AnnotatedElementContext element, ExtensionContext context) {
+            return temporaryDirectoryOnTmpfs("dra-test");
+        }
+    }
+}

@@ -1,0 +1,13 @@
+/**
+ * What tests of every package share, written once: polling until a deadline ({@link
+ * dev.dra.sidecar.testsupport.Eventually}), metadata files written the ways drivers and the kubelet write them
+ * ({@link dev.dra.sidecar.testsupport.MetadataFiles}), metadata objects ({@link
+ * dev.dra.sidecar.testsupport.DeviceMetadataJson}), temporary trees ({@link dev.dra.sidecar.testsupport.FileTrees}),
+ * free loopback ports ({@link dev.dra.sidecar.testsupport.LocalPorts}), and the packaged jar as a child process
+ * for {@code *IT} tests ({@link dev.dra.sidecar.testsupport.PackagedSidecar}).
+ *
+ * <p>The helpers fail loudly: a condition that is not reached is an assertion failure naming what was awaited; I/O
+ * errors of the file helpers surface as {@link java.io.UncheckedIOException}. Nothing here mocks a part of the
+ * sidecar.
+ */
+package dev.dra.sidecar.testsupport;
