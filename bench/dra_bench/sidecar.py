@@ -31,6 +31,9 @@ def shipped_jvm_options(repo, max_ram):
             if line:
                 opts += line.split()
         source = "src/main/docker/jvm-options"
+        # the image's copy of JNA's native library is the build's (./mvnw package puts it there)
+        native = os.path.join(repo, "target/jna-native/com/sun/jna")
+        opts = [o.replace("/deployments/native", native) for o in opts]
     ddir = os.path.join(repo, "src/main/docker")
     if not opts and os.path.isdir(ddir):
         for name in sorted(os.listdir(ddir)):
@@ -54,6 +57,20 @@ def shipped_jvm_options(repo, max_ram):
         opts.append(f"-XX:MaxRAM={max_ram}")
         source += f", plus -XX:MaxRAM={max_ram} to size the heap as under the pod's memory limit"
     return opts, source
+
+
+def watch_mode(management_port):
+    """The store's dra_watch_mode{mode=...} that is 1, from the management port's metrics; None if none is."""
+    try:
+        c = http.client.HTTPConnection(HOST, management_port, timeout=5)
+        c.request("GET", "/q/metrics")
+        r = c.getresponse()
+        text = r.read().decode(errors="replace") if r.status == 200 else ""
+        c.close()
+    except OSError:
+        return None
+    m = re.search(r'^dra_watch_mode\{mode="([a-z]+)"\} 1\.0$', text, re.M)
+    return m.group(1) if m else None
 
 
 class SidecarLauncher:

@@ -17,8 +17,8 @@ import org.eclipse.microprofile.health.Readiness;
  *
  * <ul>
  *   <li>{@code dra-metadata-refresh} (liveness): the refresh loop completed a cycle within
- *       max(10 × poll interval, 10 s). Never depends on the files: a broken file must not get the pod restarted,
- *       only a stuck loop should.
+ *       max(10 × the longer of the two poll intervals, 10 s) (the loop cycles at least once per interval of its
+ *       mode). Never depends on the files: a broken file must not get the pod restarted, only a stuck loop should.
  *   <li>{@code dra-metadata} (startup and readiness): see {@link MetadataReadiness}. Kubelet starts
  *       the app container only after the sidecar's startup probe passes, so "started" means "the app's metadata
  *       is here and decodes".
@@ -40,7 +40,9 @@ public class MetadataHealthChecks {
     MetadataHealthChecks(MetadataStore store, StoreConfig config) {
         this.store = store;
         this.expected = ExpectedClaim.parseAll(config.expectedClaims().orElse(List.of()));
-        Duration tenPolls = config.pollInterval().multipliedBy(10);
+        Duration slowerPoll = config.safetyPollInterval().compareTo(config.pollInterval()) > 0
+                ? config.safetyPollInterval() : config.pollInterval();
+        Duration tenPolls = slowerPoll.multipliedBy(10);
         // A cycle can take longer than a poll interval on a slow node; ten of them, and never under 10 s,
         // keeps a busy but healthy loop from being restarted.
         this.livenessWindow = tenPolls.compareTo(MIN_LIVENESS_WINDOW) > 0 ? tenPolls : MIN_LIVENESS_WINDOW;

@@ -6,9 +6,9 @@ import dev.dra.sidecar.snapshot.ClaimEntry;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.DeviceEntry;
 import dev.dra.sidecar.snapshot.DriverEntry;
+import dev.dra.sidecar.snapshot.FileState;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
-import dev.dra.sidecar.snapshot.Served;
 import dev.dra.sidecar.store.RefreshObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
@@ -35,7 +35,7 @@ import java.util.concurrent.atomic.AtomicLong;
  * <ul>
  *   <li>{@code dra_refresh_cycles_total} (counter) and {@code dra_refresh_cycle_duration_seconds} (timer):
  *       completed refresh cycles and how long each took.
- *   <li>{@code dra_files{state="ok|stale|failed"}} (gauge): metadata files by what is served from them.
+ *   <li>{@code dra_files{state="ok|stale|detached|failed"}} (gauge): metadata files by what is served from them.
  *   <li>{@code dra_decode_failures_total{code}} (counter): failed reads by contract code; every code is
  *       present from the start, at 0.
  *   <li>{@code dra_validation_violations{driver}} (gauge): upstream validation rules broken by the objects served
@@ -55,9 +55,7 @@ public class MetadataMetrics implements RefreshObserver {
     private final Counter cycles;
     private final Timer cycleDuration;
     private final Map<FailureCode, Counter> failures = new EnumMap<>(FailureCode.class);
-    private final AtomicLong filesOk = new AtomicLong();
-    private final AtomicLong filesStale = new AtomicLong();
-    private final AtomicLong filesFailed = new AtomicLong();
+    private final Map<FileState, AtomicLong> files = new EnumMap<>(FileState.class);
     private final AtomicLong lastChangeMillis = new AtomicLong();
     private final MultiGauge violations;
     private final MultiGauge devices;
@@ -73,9 +71,14 @@ public class MetadataMetrics implements RefreshObserver {
             failures.put(code, Counter.builder("dra.decode.failures").tag("code", code.code())
                     .description("Metadata file reads that failed, by contract code").register(registry));
         }
-        fileGauge("ok", filesOk);
-        fileGauge("stale", filesStale);
-        fileGauge("failed", filesFailed);
+        for (FileState state : FileState.values()) {
+            AtomicLong count = new AtomicLong();
+            files.put(state, count);
+            Gauge.builder("dra.files", count, AtomicLong::get).tag("state", state.label()).strongReference(true)
+                    .description("Metadata files by state: ok, stale (serving the last good object), detached "
+                            + "(pinned to a file the host replaced; serving its last object), failed")
+                    .register(registry);
+        }
         Gauge.builder("dra.last.change.timestamp", lastChangeMillis, millis -> millis.get() / 1000.0)
                 .baseUnit("seconds").strongReference(true)
                 .description("Unix time when the served metadata last changed").register(registry);
@@ -83,12 +86,6 @@ public class MetadataMetrics implements RefreshObserver {
                 .description("Upstream validation rules broken by the served objects, per driver").register(registry);
         this.devices = MultiGauge.builder("dra.device.info")
                 .description("One series per served device, value 1; labels identify it for joins").register(registry);
-    }
-
-    private void fileGauge(String state, AtomicLong count) {
-        Gauge.builder("dra.files", count, AtomicLong::get).tag("state", state).strongReference(true)
-                .description("Metadata files by state: ok, stale (serving the last good object), failed")
-                .register(registry);
     }
 
     @Override
@@ -106,9 +103,7 @@ public class MetadataMetrics implements RefreshObserver {
 
     @Override
     public void published(MetadataSnapshot snapshot) {
-        long ok = 0;
-        long stale = 0;
-        long failed = 0;
+        Map<FileState, Long> counts = new EnumMap<>(FileState.class);
         Map<String, Integer> violationsByDriver = new TreeMap<>();
         // Two devices share all labels only if a driver listed one device twice: one series for both.
         Set<Tags> deviceTags = new LinkedHashSet<>();
@@ -116,15 +111,7 @@ public class MetadataMetrics implements RefreshObserver {
             for (ClaimEntry claim : snapshot.claims(kind).claims().values()) {
                 for (RequestEntry request : claim.requests().values()) {
                     for (DriverEntry driver : request.drivers().values()) {
-                        if (driver.served() instanceof Served.Available available) {
-                            if (available.staleReason() == null) {
-                                ok++;
-                            } else {
-                                stale++;
-                            }
-                        } else {
-                            failed++;
-                        }
+                        counts.merge(driver.state(), 1L, Long::sum);
                         if (driver.object() != null) {
                             violationsByDriver.merge(driver.driver(),
                                     MetadataValidator.validate(driver.object()).size(), Integer::sum);
@@ -136,9 +123,7 @@ public class MetadataMetrics implements RefreshObserver {
                 }
             }
         }
-        filesOk.set(ok);
-        filesStale.set(stale);
-        filesFailed.set(failed);
+        files.forEach((state, count) -> count.set(counts.getOrDefault(state, 0L)));
         List<MultiGauge.Row<?>> violationRows = new ArrayList<>();
         violationsByDriver.forEach((driver, count) -> violationRows.add(MultiGauge.Row.of(Tags.of("driver", driver), count)));
         violations.register(violationRows, true);

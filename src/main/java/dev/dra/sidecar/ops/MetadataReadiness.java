@@ -2,12 +2,15 @@ package dev.dra.sidecar.ops;
 
 import dev.dra.sidecar.snapshot.ClaimEntry;
 import dev.dra.sidecar.snapshot.ClaimKind;
+import dev.dra.sidecar.snapshot.DriverEntry;
+import dev.dra.sidecar.snapshot.FileState;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
 import dev.dra.sidecar.snapshot.Served;
 import dev.dra.sidecar.store.MetadataStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -18,7 +21,9 @@ import java.util.Map;
  * <p>Contract: up when the store completed its first full scan and every expected claim's request is present
  * and its merged view decodes (a stale view, serving the last good object, counts as present). With no
  * expected claims, up as soon as the first scan is done. {@link Result#data()} says, per expected claim, what
- * is there or what is missing and what the user can do about it.
+ * is there or what is missing and what the user can do about it; how file changes are noticed
+ * ({@code watch-mode}); and which files are detached (pinned to a file the host replaced: still served, so
+ * still up, but frozen until the pod restarts).
  */
 final class MetadataReadiness {
 
@@ -42,12 +47,36 @@ final class MetadataReadiness {
         if (!status.rootExists()) {
             data.put("problem", "metadata root " + root + " does not exist: " + RESOURCES_CLAIMS_HINT);
         }
+        data.put("watch-mode", status.watchMode().label()
+                + (status.pollingReason() == null ? "" : ": " + status.pollingReason()));
+        List<String> detached = detached(snapshot);
+        if (!detached.isEmpty()) {
+            data.put("detached", detached.size() + " file(s) replaced on the host by a rename, still serving their "
+                    + "last object, frozen: restart the pod to see updates (the driver should rewrite files in "
+                    + "place): " + String.join(", ", detached));
+        }
         for (ExpectedClaim claim : expected) {
             String state = state(claim, status, root, snapshot);
             data.put(claim.toString(), state);
             up &= state.startsWith("ok");
         }
         return new Result(up, data);
+    }
+
+    private static List<String> detached(MetadataSnapshot snapshot) {
+        List<String> paths = new ArrayList<>();
+        for (ClaimKind kind : ClaimKind.values()) {
+            for (ClaimEntry claim : snapshot.claims(kind).claims().values()) {
+                for (RequestEntry request : claim.requests().values()) {
+                    for (DriverEntry driver : request.drivers().values()) {
+                        if (driver.state() == FileState.DETACHED) {
+                            paths.add(driver.path());
+                        }
+                    }
+                }
+            }
+        }
+        return paths;
     }
 
     /** "ok..." when present and decoding, else why not, in words that point at the fix. */

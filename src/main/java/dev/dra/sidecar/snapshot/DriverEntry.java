@@ -7,7 +7,9 @@ import dev.dra.sidecar.model.DeviceMetadata;
  *
  * @param driver the driver name, from the file name {@code <driver>-metadata.json}
  * @param path the file's path, as the container sees it
+ * @param state what is served from the file
  * @param served the driver's complete object (with all of its metadata), or its failure
- * @param object the object served (the last good one while stale); {@code null} if the file never decoded
+ * @param object the object served (the last good one while stale or detached); {@code null} if the file never
+ *     decoded
  */
-public record DriverEntry(String driver, String path, Served served, DeviceMetadata object) {}
+public record DriverEntry(String driver, String path, FileState state, Served served, DeviceMetadata object) {}

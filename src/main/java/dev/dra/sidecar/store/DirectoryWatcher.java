@@ -86,6 +86,11 @@ final class DirectoryWatcher implements AutoCloseable {
         return added;
     }
 
+    /** Directories watched now. */
+    int count() {
+        return keys.size();
+    }
+
     private void run() {
         try {
             while (true) {

@@ -1,15 +1,9 @@
 package dev.dra.sidecar.store;
 
-import java.nio.file.attribute.BasicFileAttributes;
 import java.nio.file.attribute.FileTime;
 
 /**
- * What a poll compares to decide whether a file must be read again. An in-place rewrite changes size or
+ * What a look compares to decide whether a file must be read again. An in-place rewrite changes size or
  * modification time; a replacement by rename changes the file key (device and inode).
  */
-record Fingerprint(long size, FileTime modified, Object fileKey) {
-
-    static Fingerprint of(BasicFileAttributes attributes) {
-        return new Fingerprint(attributes.size(), attributes.lastModifiedTime(), attributes.fileKey());
-    }
-}
+record Fingerprint(long size, FileTime modified, Object fileKey) {}

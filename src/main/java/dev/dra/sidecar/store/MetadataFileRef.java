@@ -11,16 +11,4 @@ import java.nio.file.Path;
 record MetadataFileRef(ClaimKind kind, String claim, String request, String driver, String fileName, Path path) {
 
     static final String SUFFIX = "-metadata.json";
-
-    RequestKey requestKey() {
-        return new RequestKey(kind, claim, request);
-    }
-
-    /** Where a request's files live, for diagnostics. */
-    record RequestKey(ClaimKind kind, String claim, String request) {
-        @Override
-        public String toString() {
-            return kind.apiSegment() + "/" + claim + "/" + request;
-        }
-    }
 }

@@ -11,11 +11,8 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
 import java.nio.file.Files;
-import java.nio.file.LinkOption;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.nio.file.attribute.BasicFileAttributes;
-import java.time.Duration;
 import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
@@ -23,7 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -33,71 +30,64 @@ import org.jboss.logging.Logger;
 /**
  * Keeps an immutable, always-consistent snapshot of every metadata file under the root.
  *
- * <p>One refresh thread does all file work: it walks the tree (at start, on watch events, when a file vanished,
- * and every rescan interval), polls each known file's fingerprint every poll interval, re-reads a file only
- * when its fingerprint changed (or a failed read is due for a retry), and publishes a new snapshot only when
- * what readers would see changed. Readers call {@link #current()} and never block that thread.
+ * <p>One refresh thread does all file work and only schedules; each {@link TrackedFile} owns its state. The thread
+ * walks the tree (at start, on directory events, when a file vanished, and every rescan interval) and looks at a
+ * file when it is due: at once after an inotify event says it was closed after writing or its attributes
+ * changed, a short settle after a write that left it open, after a retry backoff, and at every fingerprint poll
+ * (every {@link StoreConfig#safetyPollInterval()} while file notifications are on, every
+ * {@link StoreConfig#pollInterval()} when they are not). A look compares the fingerprint and reads the file
+ * only when it changed or an event said it was written, and publishes a new snapshot only when what readers
+ * would see changed. Readers call {@link #current()} and never block that thread.
  *
  * <p>Torn reads never reach a reader: once a file decoded, a failed read keeps serving the last good object,
- * marked stale with the reason, and is retried with a doubling backoff until a good read replaces it.
+ * marked stale with the reason, and is retried with a doubling backoff until a good read replaces it. A file
+ * whose path leads to a deleted file (a bind mount of a file the host replaced by rename) keeps serving its last
+ * object, marked detached.
  */
 public final class MetadataStore implements AutoCloseable {
 
-    /** The store's settings; see {@link StoreConfig} for what each means. */
-    public record Settings(Path root, Duration pollInterval, Duration rescanInterval, boolean watch, long maxFileSize,
-            Duration retryBackoffMin, Duration retryBackoffMax) {
-
-        public static Settings of(StoreConfig config) {
-            return new Settings(config.root(), config.pollInterval(), config.rescanInterval(), config.watch(),
-                    config.maxFileSize().asLongValue(), config.retryBackoffMin(), config.retryBackoffMax());
-        }
-
-        /** Defaults, on another root: what tests and tools start from. */
-        public static Settings defaults(Path root) {
-            return new Settings(root, Duration.ofMillis(50), Duration.ofSeconds(2), true, 1024 * 1024,
-                    Duration.ofMillis(10), Duration.ofSeconds(2));
-        }
-
-        public Settings withWatch(boolean enabled) {
-            return new Settings(root, pollInterval, rescanInterval, enabled, maxFileSize, retryBackoffMin,
-                    retryBackoffMax);
-        }
-
-        public Settings withMaxFileSize(long bytes) {
-            return new Settings(root, pollInterval, rescanInterval, watch, bytes, retryBackoffMin, retryBackoffMax);
-        }
-    }
-
     /**
      * @param rootExists whether the metadata root was there at the last walk
-     * @param watching whether inotify hints are in use (else polling alone)
+     * @param watchMode how changes to known files are noticed now
+     * @param pollingReason why {@link WatchMode#POLLING}, {@code null} with {@link WatchMode#INOTIFY}
+     * @param fileWatches inotify watches on files in use
+     * @param directoryWatches inotify watches on directories in use
      * @param lastCycleNanos {@link System#nanoTime()} when the last refresh cycle completed
      * @param cycles refresh cycles completed
      */
-    public record Status(boolean rootExists, boolean watching, long lastCycleNanos, long cycles) {}
+    public record Status(boolean rootExists, WatchMode watchMode, String pollingReason, int fileWatches,
+            int directoryWatches, long lastCycleNanos, long cycles) {}
 
     private static final Logger LOG = Logger.getLogger(MetadataStore.class);
 
     /**
      * File timestamps advance in ticks of a few milliseconds: a rewrite within the same tick as our read keeps
-     * size and time. A file modified this recently before a read is read once more on the next poll.
+     * size and time. A file modified this recently before a read is read once more when this much has passed.
      */
     private static final long SETTLE_MILLIS = 100;
 
-    /** Poll and rescan intervals are at least this many times the CPU time polling or walking the tree takes. */
-    private static final long POLL_COST_FACTOR = 20;
+    /**
+     * A fingerprint poll or walk of a tree so large that it costs more CPU than {@code interval / factor} is
+     * spaced out to that: polling mode keeps each under about 5 % of a core, notification mode (where the poll
+     * is only a safety net) under about 0.25 %.
+     */
+    private static final long POLLING_COST_FACTOR = 20;
+    private static final long NOTIFIED_COST_FACTOR = 400;
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-    /** Watch events can come in bursts; cycles are at least this far apart. */
-    private static final long MIN_CYCLE_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
+    /** Directory events come in bursts: a walk they ask for waits this long for the rest of the burst. */
+    private static final long DIRECTORY_EVENT_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
 
-    private final Settings settings;
+    private final StoreConfig config;
     private final TreeScanner scanner;
     private final BoundedFileReader reader;
     private final RefreshObserver observer;
     private final Semaphore wake = new Semaphore(0);
     private final AtomicBoolean rescanRequested = new AtomicBoolean(true);
+    private final AtomicBoolean pollRequested = new AtomicBoolean();
+    private final AtomicBoolean overflowed = new AtomicBoolean();
+    private final ConcurrentLinkedQueue<FileEvent> events = new ConcurrentLinkedQueue<>();
     private final Map<Path, TrackedFile> files = new LinkedHashMap<>();
 
     private volatile MetadataSnapshot snapshot;
@@ -105,46 +95,86 @@ public final class MetadataStore implements AutoCloseable {
     private volatile Status status;
     private volatile boolean running;
     private DirectoryWatcher watcher;
+    /** Set and cleared by the refresh thread; read by the directory watcher's thread. */
+    private volatile FileWatches watches;
+    private String pollingReason;
     private Thread thread;
     private long sequence;
     private long nextRescanNanos;
-    private long pollCostNanos;
+    private long nextPollNanos;
     private long reads;
     private Boolean rootSeen;
 
-    public MetadataStore(Settings settings, RefreshObserver observer) {
-        this.settings = settings;
-        this.scanner = new TreeScanner(settings.root());
-        this.reader = new BoundedFileReader(settings.maxFileSize());
+    private record FileEvent(Path path, FileWatches.Event event) {}
+
+    public MetadataStore(StoreConfig config, RefreshObserver observer) {
+        this.config = config;
+        this.scanner = new TreeScanner(config.root());
+        this.reader = new BoundedFileReader(config.maxFileSize().asLongValue());
         this.observer = observer;
         this.snapshot = SnapshotBuilder.build(0, List.of());
-        this.status = new Status(false, false, System.nanoTime(), 0);
+        this.status = new Status(false, WatchMode.POLLING, "not started", 0, 0, System.nanoTime(), 0);
     }
 
-    /** Runs the first full scan on the calling thread, so that the first snapshot is complete, then starts refreshing. */
+    /**
+     * Runs the first full scan on the calling thread, so that the first snapshot is complete, then starts refreshing.
+     * File notifications are set up by the refresh thread right after (loading the native library takes a while,
+     * and need not delay the start): until then, and if they cannot be had, files are polled.
+     */
     public synchronized void start() {
         if (running) {
             return;
         }
         running = true;
-        if (settings.watch()) {
-            watcher = DirectoryWatcher.start(new DirectoryWatcher.Listener() {
-                @Override
-                public void contentChanged() {
-                    wake.release();
-                }
-
-                @Override
-                public void treeChanged() {
-                    rescanRequested.set(true);
-                    wake.release();
-                }
-            });
+        if (config.watch()) {
+            pollingReason = "starting: file notifications are being set up";
+        } else {
+            pollingReason = "file notifications are off (dra.metadata.watch=false)";
+            LOG.infof("Polling every file every %d ms: %s", config.pollInterval().toMillis(), pollingReason);
         }
         cycle(true);
         thread = new Thread(this::loop, "dra-metadata-refresh");
         thread.setDaemon(true);
         thread.start();
+    }
+
+    private void startWatching() {
+        watcher = DirectoryWatcher.start(new DirectoryWatcher.Listener() {
+            @Override
+            public void contentChanged() {
+                // With file watches on, the file's own event says more; without, poll now.
+                if (watches == null) {
+                    pollRequested.set(true);
+                    wake.release();
+                }
+            }
+
+            @Override
+            public void treeChanged() {
+                rescanRequested.set(true);
+                wake.release();
+            }
+        });
+        FileWatches.Opened opened = FileWatches.open(new FileWatches.Listener() {
+            @Override
+            public void fileEvent(Path path, FileWatches.Event event) {
+                events.add(new FileEvent(path, event));
+                wake.release();
+            }
+
+            @Override
+            public void overflow() {
+                overflowed.set(true);
+                wake.release();
+            }
+        });
+        watches = opened.watches();
+        pollingReason = null;
+        if (watches == null) {
+            pollingReason = opened.unavailableReason();
+            LOG.warnf("File notifications unavailable, polling every file every %d ms instead: %s",
+                    config.pollInterval().toMillis(), pollingReason);
+        }
     }
 
     /** The snapshot being served now. Never blocks. */
@@ -161,14 +191,6 @@ public final class MetadataStore implements AutoCloseable {
      */
     public Runnable awaitChange(long sequence, Consumer<MetadataSnapshot> callback) {
         return waiters.await(sequence, this::current, callback);
-    }
-
-    /** {@link #awaitChange} as a future; cancelling it cancels the wait. */
-    public CompletableFuture<MetadataSnapshot> changeAfter(long sequence) {
-        CompletableFuture<MetadataSnapshot> future = new CompletableFuture<>();
-        Runnable cancel = awaitChange(sequence, future::complete);
-        future.whenComplete((s, e) -> cancel.run());
-        return future;
     }
 
     /**
@@ -201,9 +223,6 @@ public final class MetadataStore implements AutoCloseable {
     @Override
     public synchronized void close() {
         running = false;
-        if (watcher != null) {
-            watcher.close();
-        }
         if (thread != null) {
             thread.interrupt();
             try {
@@ -212,15 +231,29 @@ public final class MetadataStore implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         }
+        if (watcher != null) {
+            watcher.close();
+        }
+        if (watches != null) {
+            watches.close();
+        }
     }
 
     private void loop() {
+        if (config.watch()) {
+            startWatching();
+            // Walk (that registers the directories) and look at every file (that puts a watch on each) now.
+            rescanRequested.set(true);
+            nextPollNanos = System.nanoTime();
+        }
         while (running) {
             try {
                 long delay = nextDelayNanos();
                 if (wake.tryAcquire(delay, TimeUnit.NANOSECONDS)) {
                     wake.drainPermits();
-                    TimeUnit.NANOSECONDS.sleep(MIN_CYCLE_SPACING_NANOS);
+                    if (rescanRequested.get()) {
+                        TimeUnit.NANOSECONDS.sleep(DIRECTORY_EVENT_SPACING_NANOS);
+                    }
                 }
                 cycle(false);
             } catch (InterruptedException e) {
@@ -232,39 +265,50 @@ public final class MetadataStore implements AutoCloseable {
         }
     }
 
+    /** The configured interval of the fingerprint poll in the mode in use; cycles run at least this often. */
+    private long pollIntervalNanos() {
+        return (watches != null ? config.safetyPollInterval() : config.pollInterval()).toNanos();
+    }
+
     private long nextDelayNanos() {
         long now = System.nanoTime();
-        // A tree so large that polling it costs more CPU than a twentieth of the poll interval is polled less
-        // often, so that polling never takes more than about 5 % of a core; small trees keep the interval.
-        long interval = Math.max(settings.pollInterval().toNanos(), pollCostNanos * POLL_COST_FACTOR);
-        long due = now + interval;
+        long due = Math.min(Math.min(nextPollNanos, nextRescanNanos) - now, pollIntervalNanos());
+        if (rescanRequested.get()) {
+            // A missing root, or a directory that got its watch only after the walk listed it: walk again soon.
+            due = Math.min(due, config.pollInterval().toNanos());
+        }
         for (TrackedFile file : files.values()) {
-            if (file.failure != null && file.retryAtNanos - due < 0) {
-                due = file.retryAtNanos;
+            if (file.checkPending && file.checkAtNanos - now < due) {
+                due = file.checkAtNanos - now;
             }
         }
-        return Math.max(0, due - now);
+        return Math.max(0, due);
     }
 
     private void cycle(boolean first) {
         long started = System.nanoTime();
         boolean changed = first;
+        takeEvents(started);
         if (rescanRequested.getAndSet(false) || started - nextRescanNanos >= 0) {
             changed |= rescan();
         }
+        boolean fullPoll = first || pollRequested.getAndSet(false) || started - nextPollNanos >= 0;
         boolean vanished = false;
         long readsBefore = reads;
         long pollCpuStarted = THREADS.getCurrentThreadCpuTime();
         for (TrackedFile file : files.values()) {
-            try {
-                changed |= poll(file);
-            } catch (NoSuchFileException e) {
-                vanished = true;
+            if (fullPoll || file.checkDue(started)) {
+                try {
+                    changed |= look(file);
+                } catch (NoSuchFileException e) {
+                    vanished = true;
+                }
             }
         }
-        if (reads == readsBefore) {
-            // Only a cycle that read nothing measures what polling alone costs.
-            pollCostNanos = THREADS.getCurrentThreadCpuTime() - pollCpuStarted;
+        if (fullPoll) {
+            // Only a poll that read nothing measures what polling alone costs; a huge tree is polled less often.
+            long cost = reads == readsBefore ? THREADS.getCurrentThreadCpuTime() - pollCpuStarted : 0;
+            nextPollNanos = System.nanoTime() + Math.max(pollIntervalNanos(), cost * costFactor());
         }
         if (vanished) {
             changed |= rescan();
@@ -273,17 +317,46 @@ public final class MetadataStore implements AutoCloseable {
             publish();
         }
         long finished = System.nanoTime();
-        status = new Status(Boolean.TRUE.equals(rootSeen), watcher != null, finished, status.cycles() + 1);
+        status = new Status(Boolean.TRUE.equals(rootSeen), watches != null ? WatchMode.INOTIFY : WatchMode.POLLING,
+                pollingReason, watches == null ? 0 : watches.count(), watcher == null ? 0 : watcher.count(), finished,
+                status.cycles() + 1);
         observer.cycleCompleted(finished - started);
+    }
+
+    private long costFactor() {
+        return watches != null ? NOTIFIED_COST_FACTOR : POLLING_COST_FACTOR;
+    }
+
+    /** Turns the file events received since the last cycle into due looks. */
+    private void takeEvents(long now) {
+        if (overflowed.getAndSet(false)) {
+            LOG.infof("File events were lost (inotify queue overflow): reading every file again");
+            rescanRequested.set(true);
+            for (TrackedFile file : files.values()) {
+                file.checkAt(now, true);
+            }
+        }
+        for (FileEvent event; (event = events.poll()) != null; ) {
+            TrackedFile file = files.get(event.path());
+            if (file == null) {
+                continue;
+            }
+            switch (event.event()) {
+                case WRITTEN -> file.checkAt(now, true);
+                case MODIFIED -> file.checkAt(now + config.modifySettle().toNanos(), true);
+                // Attributes: a chmod changes neither size nor time, but whether the file can be read.
+                case CHANGED -> file.checkAt(now, true);
+            }
+        }
     }
 
     /** Walks the tree and aligns the tracked files with it; true when files appeared or vanished. */
     private boolean rescan() {
         long cpuStarted = THREADS.getCurrentThreadCpuTime();
         TreeScanner.Scan scan = scanner.scan();
-        // Like polling, walking a huge tree is spaced out so that it takes at most about 5 % of a core.
+        // Like polling, walking a huge tree is spaced out so that it takes only a small share of a core.
         long walkCost = THREADS.getCurrentThreadCpuTime() - cpuStarted;
-        nextRescanNanos = System.nanoTime() + Math.max(settings.rescanInterval().toNanos(), walkCost * POLL_COST_FACTOR);
+        nextRescanNanos = System.nanoTime() + Math.max(config.rescanInterval().toNanos(), walkCost * costFactor());
         if (!scan.rootExists()) {
             // Poll for the root at every cycle until it appears.
             rescanRequested.set(true);
@@ -305,10 +378,13 @@ public final class MetadataStore implements AutoCloseable {
         }
         Set<Path> found = new HashSet<>();
         boolean changed = false;
+        long now = System.nanoTime();
         for (MetadataFileRef ref : scan.files()) {
             found.add(ref.path());
             if (!files.containsKey(ref.path())) {
-                files.put(ref.path(), new TrackedFile(ref));
+                TrackedFile file = new TrackedFile(ref);
+                file.checkAt(now, true);
+                files.put(ref.path(), file);
                 changed = true;
             }
         }
@@ -317,75 +393,116 @@ public final class MetadataStore implements AutoCloseable {
             TrackedFile file = it.next();
             if (!found.contains(file.ref.path())) {
                 it.remove();
-                LOG.infof("%s: removed", file.ref.path());
+                if (watches != null) {
+                    watches.unwatch(file.ref.path());
+                }
+                file.removed();
                 changed = true;
             }
         }
         return changed;
     }
 
-    /** Reads the file again if its fingerprint says so; true when what readers see of it changed. */
-    private boolean poll(TrackedFile file) throws NoSuchFileException {
+    /**
+     * Looks at the file: keeps its watch on the file the path leads to now, notices a detached bind mount, and
+     * reads the file again if its fingerprint changed or an event said it was written. True when what readers
+     * see of it changed.
+     */
+    private boolean look(TrackedFile file) throws NoSuchFileException {
         long now = System.nanoTime();
+        boolean readRequested = file.readRequested;
+        file.checked();
         Path real = null;
-        BasicFileAttributes attributes;
+        FileStat stat;
         try {
-            // One stat per poll, not a path resolution: polls run twenty times a second. A link needs its target's
-            // attributes; anything swapped in after the walk changes the fingerprint and is checked before reading.
-            attributes = Files.readAttributes(file.ref.path(), BasicFileAttributes.class, LinkOption.NOFOLLOW_LINKS);
-            if (attributes.isSymbolicLink()) {
+            // One stat per look, not a path resolution: in polling mode looks run twenty times a second. A link
+            // needs its target's attributes; anything swapped in after the walk is checked again before reading.
+            stat = FileStat.ofLink(file.ref.path());
+            if (stat.symbolicLink()) {
                 real = resolveInside(file);
-                attributes = Files.readAttributes(real, BasicFileAttributes.class);
+                stat = FileStat.of(real);
             }
         } catch (NoSuchFileException e) {
             throw e;
         } catch (IOException e) {
-            return fail(file, now, new MetadataDecodeException(FailureCode.UNREADABLE,
+            return failed(file, now, new MetadataDecodeException(FailureCode.UNREADABLE,
                     file.ref.path() + ": cannot read file attributes: " + reason(e)));
         }
-        Fingerprint fingerprint = Fingerprint.of(attributes);
-        boolean due = !fingerprint.equals(file.fingerprint) || file.unsettled
-                || (file.failure != null && now - file.retryAtNanos >= 0);
-        if (!due) {
-            return false;
+        Fingerprint fingerprint = stat.fingerprint();
+        if (file.isDetached() && stat.detached()) {
+            return false; // nothing can change behind a detached mount
         }
+        keepWatching(file, real, fingerprint.fileKey());
+        boolean changed = false;
+        if (readRequested || !fingerprint.equals(file.fingerprint) || file.isDetached()) {
+            changed = read(file, real, stat, now);
+        }
+        if (stat.detached()) {
+            changed |= file.detached();
+        }
+        return changed;
+    }
+
+    private void keepWatching(TrackedFile file, Path real, Object fileKey) {
+        if (watches == null || (Objects.equals(fileKey, file.watchedKey) && watches.watching(file.ref.path()))) {
+            return;
+        }
+        try {
+            file.watchedKey = watches.watch(file.ref.path(), real == null ? file.ref.path() : real) ? fileKey : null;
+        } catch (FileWatches.WatchesExhausted e) {
+            stopWatchingFiles(e.getMessage());
+        }
+    }
+
+    /** Out of inotify watches: all files are polled at the short interval from now on. */
+    private void stopWatchingFiles(String reason) {
+        pollingReason = reason;
+        LOG.warnf("File notifications given up, polling every file every %d ms instead: %s. Raise "
+                + "fs.inotify.max_user_watches on the node to get them back (takes a restart of the sidecar).",
+                config.pollInterval().toMillis(), reason);
+        watches.close();
+        watches = null;
+        for (TrackedFile file : files.values()) {
+            file.watchedKey = null;
+        }
+        nextPollNanos = System.nanoTime();
+    }
+
+    private boolean read(TrackedFile file, Path real, FileStat stat, long now) throws NoSuchFileException {
         reads++;
         long readWallMillis = System.currentTimeMillis();
-        file.fingerprint = fingerprint;
-        file.unsettled = attributes.lastModifiedTime().toMillis() > readWallMillis - SETTLE_MILLIS;
+        file.fingerprint = stat.fingerprint();
+        long sinceModified = readWallMillis - stat.fingerprint().modified().toMillis();
+        boolean unsettled = sinceModified < SETTLE_MILLIS;
+        if (unsettled) {
+            // A write in the same timestamp tick as this read would leave the fingerprint as it is: read once
+            // more when the tick has surely passed.
+            file.checkAt(now + TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS - Math.max(0, sinceModified)), true);
+        }
         DecodedMetadata decoded;
         try {
-            if (real == null) {
-                real = resolveInside(file);
-            }
-            byte[] bytes = readSteady(real, fingerprint, file.unsettled);
+            Path target = real == null ? resolveInside(file) : real;
+            byte[] bytes = readSteady(target, stat.fingerprint(), unsettled);
             if (bytes == null) {
-                return fail(file, now, new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
+                return failed(file, now, new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
                         file.ref.path() + ": rewritten while being read; reading again"));
             }
             decoded = MetadataStreamDecoder.decode(bytes, file.ref.path().toString());
         } catch (MetadataDecodeException e) {
-            return fail(file, now, e);
+            return failed(file, now, e);
         } catch (NoSuchFileException e) {
             throw e;
         } catch (IOException e) {
-            return fail(file, now, new MetadataDecodeException(FailureCode.UNREADABLE,
+            return failed(file, now, new MetadataDecodeException(FailureCode.UNREADABLE,
                     file.ref.path() + ": cannot read file: " + reason(e)));
         }
         observer.fileRead(null);
-        Object before = file.servedState();
-        DecodedMetadata previous = file.good;
-        boolean wasFailing = file.failure != null;
-        file.good = decoded;
-        file.failure = null;
-        file.backoffNanos = 0;
-        if (previous == null || !previous.equals(decoded)) {
-            LOG.infof("%s: generation %s (%s)%s", file.ref.path(), generation(decoded), decoded.sourceVersion(),
-                    wasFailing && previous != null ? ", recovered" : "");
-        } else if (wasFailing) {
-            LOG.infof("%s: recovered, generation %s", file.ref.path(), generation(decoded));
-        }
-        return !before.equals(file.servedState());
+        return file.readSucceeded(decoded);
+    }
+
+    private boolean failed(TrackedFile file, long now, MetadataDecodeException failure) {
+        observer.fileRead(failure.code());
+        return file.readFailed(failure, now, config.retryBackoffMin(), config.retryBackoffMax());
     }
 
     /** Where the file leads now; a file that now leads out of the root is treated as gone (the walk drops it). */
@@ -410,27 +527,7 @@ public final class MetadataStore implements AutoCloseable {
         if (recentlyModified && !Arrays.equals(bytes, reader.read(real))) {
             return null;
         }
-        return before.equals(Fingerprint.of(Files.readAttributes(real, BasicFileAttributes.class))) ? bytes : null;
-    }
-
-    private boolean fail(TrackedFile file, long now, MetadataDecodeException failure) {
-        observer.fileRead(failure.code());
-        Object before = file.servedState();
-        FailureCode previousCode = file.failure == null ? null : file.failure.code();
-        file.failure = failure;
-        long min = settings.retryBackoffMin().toNanos();
-        file.backoffNanos = file.backoffNanos == 0 ? min
-                : Math.min(file.backoffNanos * 2, settings.retryBackoffMax().toNanos());
-        file.retryAtNanos = now + file.backoffNanos;
-        if (previousCode != failure.code()) {
-            if (file.good != null) {
-                LOG.warnf("stale, still serving generation %s: %s [%s]", generation(file.good),
-                        failure.getMessage(), failure.code().code());
-            } else {
-                LOG.warnf("%s [%s]", failure.getMessage(), failure.code().code());
-            }
-        }
-        return !before.equals(file.servedState());
+        return before.equals(FileStat.of(real).fingerprint()) ? bytes : null;
     }
 
     /**
@@ -445,11 +542,6 @@ public final class MetadataStore implements AutoCloseable {
             return fs.getReason();
         }
         return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    }
-
-    private static Object generation(DecodedMetadata decoded) {
-        var meta = decoded.object().metadata();
-        return meta == null || meta.generation() == null ? "none" : meta.generation();
     }
 
     private void publish() {

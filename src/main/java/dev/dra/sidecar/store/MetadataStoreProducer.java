@@ -16,7 +16,7 @@ class MetadataStoreProducer {
     @Startup
     MetadataStore store(StoreConfig config, Instance<RefreshObserver> observers) {
         RefreshObserver observer = observers.isResolvable() ? observers.get() : RefreshObserver.NONE;
-        MetadataStore store = new MetadataStore(MetadataStore.Settings.of(config), observer);
+        MetadataStore store = new MetadataStore(config, observer);
         store.start();
         return store;
     }

@@ -93,21 +93,21 @@ final class SnapshotBuilder {
         Served.Unavailable firstFailure = null;
         for (TrackedFile file : files) {
             String path = file.ref.path().toString();
-            if (file.good == null) {
-                Served.Unavailable failure = new Served.Unavailable(file.failure.code(), file.failure.getMessage());
-                drivers.put(file.ref.driver(), new DriverEntry(file.ref.driver(), path, failure, null));
+            if (file.served() instanceof TrackedFile.Failed failed) {
+                Served.Unavailable failure = new Served.Unavailable(failed.code(), failed.reason());
+                drivers.put(file.ref.driver(), new DriverEntry(file.ref.driver(), path, file.state(), failure, null));
                 if (firstFailure == null) {
                     firstFailure = failure;
                 }
                 continue;
             }
-            String staleReason = file.isStale() ? file.failure.code().code() + ": " + file.failure.getMessage() : null;
-            DeviceMetadata object = file.good.object();
-            drivers.put(file.ref.driver(), new DriverEntry(file.ref.driver(), path,
-                    available(object.withApiVersion(DeviceMetadata.V1BETA1), file.good.sourceVersion(), staleReason),
-                    object));
-            decoded.put(file.ref.fileName(), object);
-            versions.add(file.good.sourceVersion());
+            TrackedFile.Good good = file.good();
+            String staleReason = file.staleReason();
+            drivers.put(file.ref.driver(), new DriverEntry(file.ref.driver(), path, file.state(),
+                    available(good.object().withApiVersion(DeviceMetadata.V1BETA1), good.sourceVersion(), staleReason),
+                    good.object()));
+            decoded.put(file.ref.fileName(), good.object());
+            versions.add(good.sourceVersion());
             if (staleReason != null) {
                 staleReasons.add(staleReason);
             }

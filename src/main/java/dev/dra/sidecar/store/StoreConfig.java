@@ -17,22 +17,42 @@ public interface StoreConfig {
     Path root();
 
     /**
-     * How often every known file's fingerprint (size, modification time, file key) is checked. This is what
-     * notices in-place rewrites inside a pod, where no file event arrives; it bounds the propagation delay.
+     * Whether to use inotify: a watch on each metadata file itself (a rewrite is read the moment it is written,
+     * also through a single-file bind mount) and on each directory (new and removed files are found at once).
+     * When {@code false}, or when notifications cannot be had (the log and {@code dra_watch_mode} say why),
+     * every file is polled at {@link #pollInterval()}.
+     */
+    @WithDefault("true")
+    boolean watch();
+
+    /**
+     * How often every known file's fingerprint (size, modification time, file key, link count) is checked when
+     * file notifications are unavailable: this alone then notices in-place rewrites, and bounds how late one is
+     * seen.
      */
     @WithDefault("50ms")
     Duration pollInterval();
 
     /**
-     * How often the whole tree is walked for new or removed files when no file event says so. Watch events,
+     * How often every known file's fingerprint is checked while file notifications are on: the safety net for
+     * a change no event reported (a write through a memory mapping, a lost event).
+     */
+    @WithDefault("1s")
+    Duration safetyPollInterval();
+
+    /**
+     * A write that leaves the file open ({@code IN_MODIFY} without {@code IN_CLOSE_WRITE}) is read this long
+     * after it; a close after writing is read at once.
+     */
+    @WithDefault("10ms")
+    Duration modifySettle();
+
+    /**
+     * How often the whole tree is walked for new or removed files when no event says so. Directory events,
      * a vanished file and a missing root trigger a walk at once.
      */
     @WithDefault("2s")
     Duration rescanInterval();
-
-    /** Whether to watch directories with inotify as a hint; polling alone stays correct without it. */
-    @WithDefault("true")
-    boolean watch();
 
     /** Files larger than this are not read past the limit and report {@code file-too-large}. */
     @WithDefault("1M")

@@ -1,49 +1,214 @@
 package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.decode.DecodedMetadata;
+import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.decode.MetadataDecodeException;
+import dev.dra.sidecar.model.DeviceMetadata;
+import dev.dra.sidecar.snapshot.FileState;
+import java.time.Duration;
+import org.jboss.logging.Logger;
 
 /**
- * The refresh loop's memory of one file. Owned and mutated by the refresh thread only; what readers see is
- * copied into the immutable snapshot.
+ * The refresh loop's memory of one file, and the rules of its states: every transition (read succeeded, read
+ * failed, detached, removed) is a method here that logs what a person needs to know and says whether what readers
+ * see changed. Owned and mutated by the refresh thread only; what readers see is copied into the immutable
+ * snapshot.
  */
 final class TrackedFile {
 
+    /** What readers are served from the file. Equal states publish nothing new. */
+    sealed interface Served permits Unread, Serving, Failed {}
+
+    /** A state that serves an object. */
+    sealed interface Serving extends Served permits Fresh, Stale, Detached {
+        Good good();
+    }
+
+    /** An object that decoded, and the apiVersion it was decoded from. */
+    record Good(DeviceMetadata object, String sourceVersion) {}
+
+    /** Found by a walk, not read yet: not served. */
+    record Unread() implements Served {}
+
+    record Fresh(Good good) implements Serving {}
+
+    /** The latest read failed: the last good object is served, with the reason. */
+    record Stale(Good good, FailureCode code, String reason) implements Serving {}
+
+    /** Pinned to a deleted file: the last good object is served, and nothing newer can come. */
+    record Detached(Good good, String reason) implements Serving {}
+
+    /** No read decoded yet: the failure is served. */
+    record Failed(FailureCode code, String reason) implements Served {}
+
+    private static final Logger LOG = Logger.getLogger(MetadataStore.class);
+    private static final Unread UNREAD = new Unread();
+
     final MetadataFileRef ref;
 
-    /** Taken just before the last read, so a write racing that read is noticed by the next poll. */
+    /** Taken just before the last read, so that a write racing that read is noticed by the next look. */
     Fingerprint fingerprint;
 
-    /** The file was modified so recently before the last read that a write within the same timestamp tick could hide. */
-    boolean unsettled;
+    /** The file identity ({@code fileKey}) the inotify watch is on; {@code null} without a watch. */
+    Object watchedKey;
 
-    /** The last object that decoded; kept and served (stale) while later reads fail. */
-    DecodedMetadata good;
+    /** When the refresh loop must look at the file next, if {@link #checkPending}; else only a poll will. */
+    long checkAtNanos;
 
-    /** The latest read's failure, {@code null} when it decoded. */
-    MetadataDecodeException failure;
+    boolean checkPending;
 
-    long retryAtNanos;
-    long backoffNanos;
+    /** The next look reads the file even if its fingerprint did not change (an event said it was written). */
+    boolean readRequested;
+
+    private Served served = UNREAD;
+    private long backoffNanos;
 
     TrackedFile(MetadataFileRef ref) {
         this.ref = ref;
     }
 
-    /** Whether a read has decoded or failed yet; a file only just found by a walk has neither. */
+    Served served() {
+        return served;
+    }
+
+    FileState state() {
+        if (served instanceof Fresh) {
+            return FileState.OK;
+        }
+        if (served instanceof Stale) {
+            return FileState.STALE;
+        }
+        if (served instanceof Detached) {
+            return FileState.DETACHED;
+        }
+        return FileState.FAILED;
+    }
+
     boolean wasRead() {
-        return good != null || failure != null;
+        return !(served instanceof Unread);
     }
 
-    boolean isStale() {
-        return good != null && failure != null;
+    boolean isDetached() {
+        return served instanceof Detached;
     }
 
-    /** What readers would see of this file; equal states publish nothing new. */
-    Object servedState() {
-        return new ServedState(good == null ? null : good.object(), good == null ? null : good.sourceVersion(),
-                failure == null ? null : failure.code(), failure == null ? null : failure.getMessage());
+    /** Asks for a look at {@code atNanos} (or earlier, if one is due earlier). */
+    void checkAt(long atNanos, boolean read) {
+        if (!checkPending || atNanos - checkAtNanos < 0) {
+            checkAtNanos = atNanos;
+            checkPending = true;
+        }
+        readRequested |= read;
     }
 
-    private record ServedState(Object object, String version, Object code, String message) {}
+    /** Whether a look is due at {@code nowNanos}. */
+    boolean checkDue(long nowNanos) {
+        return checkPending && nowNanos - checkAtNanos >= 0;
+    }
+
+    /** A look was done: nothing more is due until an event, the safety poll or a retry asks. */
+    void checked() {
+        checkPending = false;
+        readRequested = false;
+    }
+
+    /** The read decoded. @return whether what readers see changed */
+    boolean readSucceeded(DecodedMetadata decoded) {
+        Served before = served;
+        backoffNanos = 0;
+        served = new Fresh(new Good(decoded.object(), decoded.sourceVersion()));
+        Good previous = good(before);
+        if (previous == null || !previous.object().equals(decoded.object())) {
+            LOG.infof("%s: generation %s (%s)%s", ref.path(), generation(decoded.object()), decoded.sourceVersion(),
+                    before instanceof Stale || before instanceof Detached ? ", recovered" : "");
+        } else if (!(before instanceof Fresh)) {
+            LOG.infof("%s: recovered, generation %s", ref.path(), generation(decoded.object()));
+        }
+        return !before.equals(served);
+    }
+
+    /**
+     * The read failed: the last good object stays served, marked stale, and a retry is scheduled after a backoff
+     * that doubles from {@code min} up to {@code max}. @return whether what readers see changed
+     */
+    boolean readFailed(MetadataDecodeException failure, long nowNanos, Duration min, Duration max) {
+        Served before = served;
+        backoffNanos = backoffNanos == 0 ? min.toNanos() : Math.min(backoffNanos * 2, max.toNanos());
+        checkAt(nowNanos + backoffNanos, true);
+        Good good = good(before);
+        served = good == null ? new Failed(failure.code(), failure.getMessage())
+                : new Stale(good, failure.code(), failure.getMessage());
+        if (failureCode(before) != failure.code()) {
+            if (good != null) {
+                LOG.warnf("stale, still serving generation %s: %s [%s]", generation(good.object()), failure.getMessage(),
+                        failure.code().code());
+            } else {
+                LOG.warnf("%s [%s]", failure.getMessage(), failure.code().code());
+            }
+        }
+        return !before.equals(served);
+    }
+
+    /**
+     * The path now leads to a deleted file ({@code st_nlink} 0): a bind mount of a file that the host replaced by
+     * rename. Its last good object stays served, marked stale; with none, the failure stays. No retry is
+     * scheduled: nothing can change until the mount does. @return whether what readers see changed
+     */
+    boolean detached() {
+        Served before = served;
+        Good good = good(before);
+        if (before instanceof Detached || good == null) {
+            return false;
+        }
+        backoffNanos = 0;
+        checked();
+        served = new Detached(good, ref.path() + ": replaced on the host by a rename; this "
+                + "container's bind mount still shows the deleted file, so no update can reach it until the pod "
+                + "restarts");
+        LOG.warnf("%s: detached, still serving generation %s. The driver replaced this file on the host (wrote a new "
+                + "file and renamed it over the old one); the container's bind mount stays on the old, deleted file "
+                + "(link count 0), so no later update can be seen. Fix: restart the pod; the driver should rewrite "
+                + "the file in place (truncate and write) instead of replacing it.", ref.path(), generation(good.object()));
+        return true;
+    }
+
+    /** The file is gone from the tree. */
+    void removed() {
+        LOG.infof("%s: removed", ref.path());
+    }
+
+    /** The reason readers are shown with a stale object ({@code <code>: <detail>}), {@code null} when fresh. */
+    String staleReason() {
+        if (served instanceof Stale stale) {
+            return stale.code().code() + ": " + stale.reason();
+        }
+        if (served instanceof Detached detached) {
+            return "detached: " + detached.reason();
+        }
+        return null;
+    }
+
+    /** The object served now, {@code null} when none. */
+    Good good() {
+        return good(served);
+    }
+
+    private static Good good(Served served) {
+        return served instanceof Serving serving ? serving.good() : null;
+    }
+
+    private static FailureCode failureCode(Served served) {
+        if (served instanceof Stale stale) {
+            return stale.code();
+        }
+        if (served instanceof Failed failed) {
+            return failed.code();
+        }
+        return null;
+    }
+
+    private static Object generation(DeviceMetadata object) {
+        var meta = object.metadata();
+        return meta == null || meta.generation() == null ? "none" : meta.generation();
+    }
 }

@@ -86,6 +86,25 @@ class DeployJvmOptionsTest {
         assertTrue(options.contains("-XX:+UseSerialGC"));
     }
 
+    /**
+     * JNA's native library is loaded from the image, never unpacked (the root filesystem is read-only, /tmp small):
+     * every directory the options name is one the Dockerfile fills from the build. (That the library loads with
+     * exactly these options is proven by the reliability ITs, which map /deployments/native to the build's copy.)
+     */
+    @Test
+    void jnaLoadsItsNativeLibraryFromTheImage() throws IOException {
+        List<String> options = options();
+        assertTrue(options.contains("-Djna.nounpack=true"), "never unpacked into a temporary directory");
+        assertTrue(options.contains("--enable-native-access=ALL-UNNAMED"), "no native-access warning on JDK 24+");
+        String prefix = "-Djna.boot.library.path=";
+        String path = options.stream().filter(o -> o.startsWith(prefix)).findFirst().orElseThrow().substring(prefix.length());
+        assertTrue(Files.readString(DOCKERFILE).contains("COPY target/jna-native/com/sun/jna/ /deployments/native/"));
+        for (String dir : path.split(":")) {
+            assertTrue(dir.matches("/deployments/native/linux-(x86-64|aarch64)"), dir);
+        }
+        assertTrue(path.contains("linux-x86-64") && path.contains("linux-aarch64"), "both image architectures");
+    }
+
     @Test
     void dockerfileRunsTheOptionsFileOnJava25AsNonRoot() throws IOException {
         String dockerfile = Files.readString(DOCKERFILE);

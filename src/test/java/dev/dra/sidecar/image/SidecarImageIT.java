@@ -169,6 +169,9 @@ class SidecarImageIT {
         assertEquals(200, claims.statusCode(), claims.body());
         assertEquals("{\"claims\":[{\"name\":\"gpu-claim\",\"requests\":[\"gpu\"]},{\"name\":\"net-claim\",\"requests\":[\"nic\"]}]}\n",
                 claims.body(), "the sample tree, on 127.0.0.1:8089");
+        // JNA's native library loads under the read-only root with the 16Mi /tmp: the store watches each file.
+        assertTrue(get(MANAGEMENT + "/q/metrics").body().contains("dra_watch_mode{mode=\"inotify\"} 1.0"),
+                "inotify watch mode in the image:\n" + logs(name));
 
         // The host rewrites the bind-mounted file in place (same inode), as a driver does.
         String nicPath = API + "/claims/net-claim/nic";

@@ -38,7 +38,8 @@ class HealthProbesTest {
                     .body("status", equalTo("DOWN"))
                     .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'",
                             containsString("does not list claim late-claim in its own resources.claims"))
-                    .body("checks.find { it.name == 'dra-metadata' }.data.'template-claims/my-gpu/gpu'", equalTo("ok"));
+                    .body("checks.find { it.name == 'dra-metadata' }.data.'template-claims/my-gpu/gpu'", equalTo("ok"))
+                    .body("checks.find { it.name == 'dra-metadata' }.data.'watch-mode'", equalTo("inotify"));
         }
 
         // The driver starts writing: a file cut short keeps the probe DOWN and says why.

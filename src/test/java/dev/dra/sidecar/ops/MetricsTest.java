@@ -72,6 +72,7 @@ class MetricsTest {
         assertTrue(text.value("dra_files", Map.of("state", "ok")) >= 4, "the sample tree's four files");
         assertNotNull(text.value("dra_files", Map.of("state", "stale")));
         assertNotNull(text.value("dra_files", Map.of("state", "failed")));
+        assertNotNull(text.value("dra_files", Map.of("state", "detached")));
         for (String code : List.of("no-metadata-objects", "malformed-stream", "invalid-object", "no-compatible-version",
                 "file-too-large", "unreadable")) {
             assertNotNull(text.value("dra_decode_failures_total", Map.of("code", code)), code);
@@ -79,8 +80,10 @@ class MetricsTest {
         double lastChange = text.value("dra_last_change_timestamp_seconds", Map.of());
         double now = System.currentTimeMillis() / 1000.0;
         assertTrue(lastChange > now - 3600 && lastChange <= now + 1, "a Unix time in seconds: " + lastChange);
-        assertEquals(1.0, text.value("dra_watch_mode", Map.of("mode", "inotify")) + text.value("dra_watch_mode",
-                Map.of("mode", "polling")), "exactly one mode is in use");
+        assertEquals(1.0, text.value("dra_watch_mode", Map.of("mode", "inotify")), "a watch on each file, on Linux");
+        assertEquals(0.0, text.value("dra_watch_mode", Map.of("mode", "polling")));
+        assertTrue(text.value("dra_inotify_watches", Map.of("kind", "file")) >= 4, "the sample tree's four files");
+        assertTrue(text.value("dra_inotify_watches", Map.of("kind", "directory")) >= 4);
         assertEquals(0.0, text.value("dra_validation_violations", Map.of("driver", "gpu.example.com")),
                 "the sample objects are valid");
         assertEquals(1.0, text.value("dra_metadata_root_exists", Map.of()));

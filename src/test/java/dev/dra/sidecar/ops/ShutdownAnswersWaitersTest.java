@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.store.MetadataStore;
 import dev.dra.sidecar.store.RefreshObserver;
+import dev.dra.sidecar.store.StoreChanges;
+import dev.dra.sidecar.store.TestStoreConfig;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
@@ -16,12 +18,12 @@ class ShutdownAnswersWaitersTest {
 
     @Test
     void waitersGetTheCurrentSnapshotAndLaterWaitsEndAtOnce() throws Exception {
-        try (MetadataStore store = new MetadataStore(MetadataStore.Settings.defaults(OpsTestTree.copyOfSample()),
+        try (MetadataStore store = new MetadataStore(TestStoreConfig.of(OpsTestTree.copyOfSample()),
                 RefreshObserver.NONE)) {
             store.start();
             MetadataSnapshot current = store.current();
-            CompletableFuture<MetadataSnapshot> first = store.changeAfter(current.sequence());
-            CompletableFuture<MetadataSnapshot> second = store.changeAfter(current.sequence());
+            CompletableFuture<MetadataSnapshot> first = StoreChanges.after(store, current.sequence());
+            CompletableFuture<MetadataSnapshot> second = StoreChanges.after(store, current.sequence());
             assertEquals(2, store.waiting());
             assertFalse(first.isDone(), "nothing changed on disk: the wait goes on");
             assertFalse(store.draining());
@@ -33,7 +35,7 @@ class ShutdownAnswersWaitersTest {
             assertEquals(current, second.get(1, TimeUnit.SECONDS));
             assertEquals(0, store.waiting());
             // A long poll arriving while the application stops must not wait either.
-            assertEquals(current, store.changeAfter(current.sequence()).get(1, TimeUnit.SECONDS));
+            assertEquals(current, StoreChanges.after(store, current.sequence()).get(1, TimeUnit.SECONDS));
             assertEquals(0, store.waiting());
         }
     }

@@ -18,13 +18,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 
 /**
- * Runs the store inside the mount namespace {@link BindMountTest} made, where the metadata file is a read-only
- * single-file bind mount as a container sees it. Prints one line per fact, flushed:
- * {@code ro <what opening the file for writing did>}, {@code watching <bool>}, then one line per published
- * snapshot: {@code gen <generation> stale <bool>}, {@code unavailable <code>} or {@code missing}.
+ * Runs the store in a child JVM, in the namespace a test made: where the metadata file is a read-only single-file
+ * bind mount as a container sees it ({@link BindMountTest}), or where inotify is limited ({@link WatchFallbackTest}).
+ * Prints one line per fact, flushed: {@code ro <what opening the file for writing did>}, {@code mode inotify} or
+ * {@code mode polling: <why>}, then one line per published snapshot: {@code gen <generation> <ok|stale|detached>},
+ * {@code unavailable <code>} or {@code missing}.
  * Exits on its own after a minute, so that a test that dies cannot leave it behind.
  *
- * <p>Arguments: the metadata root, the bind-mounted file ({@code <root>/resourceclaims/c/r/d-metadata.json}).
+ * <p>Arguments: the metadata root, the bind-mounted file ({@code <root>/resourceclaims/c/r/d-metadata.json}),
+ * the value of {@code dra.metadata.watch}.
  */
 public final class BindMountProbe {
 
@@ -58,15 +60,21 @@ public final class BindMountProbe {
         }, "probe-watch");
         events.setDaemon(true);
         events.start();
-        try (MetadataStore store = new MetadataStore(MetadataStore.Settings.defaults(root), RefreshObserver.NONE)) {
+        try (MetadataStore store = new MetadataStore(TestStoreConfig.of(root, "watch", args[2]), RefreshObserver.NONE)) {
             store.start();
-            out.println("watching " + store.status().watching());
+            // File notifications are set up by the refresh thread, just after the first scan.
+            while (store.status().pollingReason() != null && store.status().pollingReason().startsWith("starting")) {
+                Thread.sleep(5);
+            }
+            MetadataStore.Status status = store.status();
+            out.println("mode " + status.watchMode().label()
+                    + (status.pollingReason() == null ? "" : ": " + status.pollingReason()));
             out.flush();
             long sequence = 0;
             while (System.nanoTime() - end < 0) {
                 MetadataSnapshot snapshot;
                 try {
-                    snapshot = store.changeAfter(sequence).get(1, TimeUnit.SECONDS);
+                    snapshot = StoreChanges.after(store, sequence).get(1, TimeUnit.SECONDS);
                 } catch (TimeoutException e) {
                     continue;
                 }
@@ -96,8 +104,8 @@ public final class BindMountProbe {
             return "missing";
         }
         if (driver.served() instanceof dev.dra.sidecar.snapshot.Served.Available available) {
-            return "gen " + StoreFiles.body(available).path("metadata").path("generation").asLong() + " stale "
-                    + (available.staleReason() != null);
+            return "gen " + StoreFiles.body(available).path("metadata").path("generation").asLong() + " "
+                    + driver.state().label();
         }
         return "unavailable " + ((dev.dra.sidecar.snapshot.Served.Unavailable) driver.served()).code().code();
     }

@@ -70,13 +70,15 @@ class MetadataStoreFilesTest {
 
     private MetadataStore start(boolean watch) {
         root = temp.resolve("root");
-        return start(MetadataStore.Settings.defaults(root).withWatch(watch));
+        return start(TestStoreConfig.of(root, "watch", String.valueOf(watch)));
     }
 
-    private static MetadataStore start(MetadataStore.Settings settings) {
+    private static MetadataStore start(StoreConfig settings) {
         MetadataStore store = new MetadataStore(settings, RefreshObserver.NONE);
         store.start();
-        assertEquals(settings.watch(), store.status().watching(), "watch hints as configured");
+        // File notifications are set up by the refresh thread, just after the first scan.
+        awaitTrue(BOUND, "file notifications as configured", () -> store.status().watchMode()
+                == (settings.watch() ? WatchMode.INOTIFY : WatchMode.POLLING) && store.status().cycles() > 1);
         return store;
     }
 
@@ -100,7 +102,7 @@ class MetadataStoreFilesTest {
     void filesAndDirectoriesCreatedAfterStartAppearInBothLayouts(boolean watch) throws IOException {
         root = temp.resolve("root");
         Files.createDirectories(root);
-        try (MetadataStore store = start(MetadataStore.Settings.defaults(root).withWatch(watch))) {
+        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch)))) {
             assertTrue(store.status().rootExists());
             assertTrue(store.current().claims(CLAIM).claims().isEmpty());
 
@@ -133,7 +135,7 @@ class MetadataStoreFilesTest {
         Path f = file(root, CLAIM, "c", "r", "d");
         create(f, metadata(1));
         Object inode = Files.readAttributes(f, BasicFileAttributes.class).fileKey();
-        try (MetadataStore store = start(MetadataStore.Settings.defaults(root).withWatch(watch))) {
+        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch)))) {
             assertEquals(1L, gen(store, CLAIM, "c", "r", "d"), "first snapshot is complete at start()");
             for (long g = 2; g <= 6; g++) {
                 MetadataFiles.rewriteInPlace(f, metadata(g));
@@ -154,7 +156,7 @@ class MetadataStoreFilesTest {
         Path f = file(root, TEMPLATE_CLAIM, "gpu", "gpu", "gpu.example.com");
         create(f, metadata(1));
         Object inode = Files.readAttributes(f, BasicFileAttributes.class).fileKey();
-        try (MetadataStore store = start(MetadataStore.Settings.defaults(root).withWatch(watch))) {
+        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch)))) {
             for (long g = 2; g <= 4; g++) {
                 MetadataFiles.replaceByRename(f, metadata(g));
                 long want = g;
@@ -177,7 +179,7 @@ class MetadataStoreFilesTest {
         create(file(root, CLAIM, "c", "r2", "a"), metadata(3));
         create(file(root, CLAIM, "c2", "r", "a"), metadata(4));
         create(file(root, CLAIM, "keep", "r", "a"), metadata(5));
-        try (MetadataStore store = start(MetadataStore.Settings.defaults(root).withWatch(watch))) {
+        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch)))) {
             assertEquals(2L, gen(store, CLAIM, "c", "r", "b"));
 
             Files.delete(file(root, CLAIM, "c", "r", "b"));
@@ -205,7 +207,7 @@ class MetadataStoreFilesTest {
         root = temp.resolve("root");
         create(file(root, CLAIM, "old", "r", "d"), metadata(1));
         Files.createDirectories(file(root, CLAIM, "new", "r", "d").getParent());
-        try (MetadataStore store = start(MetadataStore.Settings.defaults(root).withWatch(watch))) {
+        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch)))) {
             for (int i = 0; i < 3; i++) {
                 String gone = i % 2 == 0 ? "old" : "new";
                 String comes = i % 2 == 0 ? "new" : "old";
@@ -246,7 +248,7 @@ class MetadataStoreFilesTest {
     void filesOutsideTheLayoutAreIgnored(boolean watch) throws IOException {
         root = temp.resolve("root");
         Files.createDirectories(root);
-        try (MetadataStore store = start(MetadataStore.Settings.defaults(root).withWatch(watch))) {
+        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch)))) {
             byte[] good = metadata(1);
             create(root.resolve("d-metadata.json"), good);
             create(root.resolve("resourceclaims/d-metadata.json"), good);
@@ -289,7 +291,7 @@ class MetadataStoreFilesTest {
         Files.createSymbolicLink(file(root, CLAIM, "c", "r", "inside-link"),
                 Path.of("../../real/r/d-metadata.json"));
         Files.createSymbolicLink(root.resolve("resourceclaims/alias"), root.resolve("resourceclaims/real"));
-        try (MetadataStore store = start(MetadataStore.Settings.defaults(root).withWatch(watch))) {
+        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch)))) {
             MetadataSnapshot now = store.current();
             assertEquals(Set.of("alias", "c", "real"), now.claims(CLAIM).claims().keySet());
             assertEquals(Set.of("r"), now.claims(CLAIM).claims().get("c").requests().keySet());
@@ -311,7 +313,7 @@ class MetadataStoreFilesTest {
         create(canary, metadata(666));
         Path f = file(root, CLAIM, "c", "r", "d");
         create(f, metadata(1));
-        try (MetadataStore store = start(MetadataStore.Settings.defaults(root).withWatch(watch))) {
+        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch)))) {
             Path link = f.resolveSibling(".swap");
             Files.createSymbolicLink(link, canary);
             Files.move(link, f, java.nio.file.StandardCopyOption.ATOMIC_MOVE);
@@ -337,7 +339,7 @@ class MetadataStoreFilesTest {
         Path growing = file(root, CLAIM, "c", "r2", "d");
         create(growing, metadata(1));
         long readBefore = bytesReadByThisProcess();
-        try (MetadataStore store = start(MetadataStore.Settings.defaults(root).withWatch(watch).withMaxFileSize(limit))) {
+        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch), "max-file-size", String.valueOf(limit)))) {
             var failure = assertInstanceOf(Served.Unavailable.class,
                     driver(store.current(), CLAIM, "c", "r", "huge").served());
             assertEquals(FailureCode.FILE_TOO_LARGE, failure.code());
@@ -377,8 +379,9 @@ class MetadataStoreFilesTest {
         create(file(root, CLAIM, "c", "r", "broken"), new byte[0]);
         Files.createDirectories(root.resolve("resourceclaims/empty"));
         Map<String, String> before = listing(root);
-        try (MetadataStore store = start(new MetadataStore.Settings(root, Duration.ofMillis(10),
-                Duration.ofMillis(20), watch, 1024 * 1024, Duration.ofMillis(10), Duration.ofMillis(20)))) {
+        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch),
+                "poll-interval", "10ms", "safety-poll-interval", "10ms", "rescan-interval", "20ms",
+                "retry-backoff-max", "20ms"))) {
             assertEquals(1L, gen(store, CLAIM, "c", "r", "d"));
             long cycles = store.status().cycles();
             // Enough cycles for many walks, polls and retries of the broken file.

@@ -82,7 +82,7 @@ class TornWriteTest {
                 }
             }
         };
-        try (MetadataStore store = new MetadataStore(MetadataStore.Settings.defaults(root).withWatch(watch), observer)) {
+        try (MetadataStore store = new MetadataStore(TestStoreConfig.of(root, "watch", String.valueOf(watch)), observer)) {
             store.start();
             assertEquals(FIRST, generation(store.current()).generation());
 

@@ -101,11 +101,18 @@ public final class PackagedSidecar implements AutoCloseable {
         }
     }
 
-    /** The image's JVM options (src/main/docker/jvm-options) but the AOT cache options, with the heap the pod limit gives. */
+    /** Where {@code ./mvnw package} puts what the image has in {@code /deployments/native} (JNA's native library). */
+    static final Path NATIVE = Path.of("target/jna-native/com/sun/jna");
+
+    /**
+     * The image's JVM options (src/main/docker/jvm-options) but the AOT cache options, with the heap the pod limit gives,
+     * and the image's native library directory mapped to the build's.
+     */
     private static List<String> imageJvmOptions() {
         try (Stream<String> lines = Files.lines(JVM_OPTIONS)) {
             List<String> options = new ArrayList<>(lines.map(String::trim)
                     .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("-XX:AOT"))
+                    .map(l -> l.replace("/deployments/native", NATIVE.toAbsolutePath().toString()))
                     .toList());
             // The heap the percentages give under the pod's 160Mi limit; outside a container they apply to the host.
             options.add("-XX:MaxRAM=160m");

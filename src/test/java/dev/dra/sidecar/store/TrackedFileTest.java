@@ -1,0 +1,90 @@
+package dev.dra.sidecar.store;
+
+import static dev.dra.sidecar.store.StoreFiles.metadata;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dra.sidecar.decode.DecodedMetadata;
+import dev.dra.sidecar.decode.FailureCode;
+import dev.dra.sidecar.decode.MetadataDecodeException;
+import dev.dra.sidecar.decode.MetadataStreamDecoder;
+import dev.dra.sidecar.snapshot.ClaimKind;
+import dev.dra.sidecar.snapshot.FileState;
+import java.nio.file.Path;
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+
+/** The rules of a file's states, one transition at a time, with objects decoded from real streams. */
+class TrackedFileTest {
+
+    private static final Duration MIN = Duration.ofMillis(10);
+    private static final Duration MAX = Duration.ofMillis(35);
+
+    private final TrackedFile file = new TrackedFile(new MetadataFileRef(ClaimKind.CLAIM, "c", "r", "d",
+            "d-metadata.json", Path.of("/root/resourceclaims/c/r/d-metadata.json")));
+
+    private static DecodedMetadata decoded(long generation) throws MetadataDecodeException {
+        return MetadataStreamDecoder.decode(metadata(generation), "test");
+    }
+
+    private static MetadataDecodeException torn() {
+        return new MetadataDecodeException(FailureCode.MALFORMED_STREAM, "cut short");
+    }
+
+    @Test
+    void aFailureBeforeAnyGoodReadIsServedAndRetriedWithADoublingCappedBackoff() {
+        assertFalse(file.wasRead());
+        assertTrue(file.readFailed(torn(), 0, MIN, MAX));
+        assertEquals(FileState.FAILED, file.state());
+        assertEquals(MIN.toNanos(), file.checkAtNanos);
+        assertTrue(file.readRequested, "a retry reads even if the fingerprint did not change");
+        file.checked();
+        assertFalse(file.readFailed(torn(), 0, MIN, MAX), "the same failure again: nothing new for readers");
+        assertEquals(2 * MIN.toNanos(), file.checkAtNanos);
+        file.checked();
+        file.readFailed(torn(), 0, MIN, MAX);
+        assertEquals(MAX.toNanos(), file.checkAtNanos, "capped");
+    }
+
+    @Test
+    void aFailureAfterAGoodReadKeepsServingItStaleAndAGoodReadClearsIt() throws Exception {
+        assertTrue(file.readSucceeded(decoded(1)));
+        assertEquals(FileState.OK, file.state());
+        assertNull(file.staleReason());
+        assertFalse(file.readSucceeded(decoded(1)), "the same object again: nothing new for readers");
+
+        assertTrue(file.readFailed(torn(), 0, MIN, MAX));
+        assertEquals(FileState.STALE, file.state());
+        assertEquals(1L, file.good().object().metadata().generation());
+        assertEquals("malformed-stream: cut short", file.staleReason());
+
+        assertTrue(file.readSucceeded(decoded(2)));
+        assertEquals(FileState.OK, file.state());
+        assertEquals(2L, file.good().object().metadata().generation());
+        file.checked();
+        file.readFailed(torn(), 0, MIN, MAX);
+        assertEquals(MIN.toNanos(), file.checkAtNanos, "a good read resets the backoff");
+    }
+
+    @Test
+    void aDetachedFileServesItsLastObjectUntilItLeadsToALiveFileAgain() throws Exception {
+        assertFalse(file.detached(), "nothing to serve yet: the failure (or nothing) stays");
+        file.readSucceeded(decoded(3));
+        file.checkAt(5, true);
+        assertTrue(file.detached());
+        assertEquals(FileState.DETACHED, file.state());
+        assertFalse(file.checkPending, "nothing can change behind the mount: no read is due");
+        assertTrue(file.staleReason().startsWith("detached: /root/resourceclaims/c/r/d-metadata.json: replaced on "
+                + "the host by a rename"), file.staleReason());
+        assertTrue(file.staleReason().contains("restart"), file.staleReason());
+        assertFalse(file.detached(), "once");
+        assertEquals(3L, assertInstanceOf(TrackedFile.Detached.class, file.served()).good().object().metadata()
+                .generation());
+
+        assertTrue(file.readSucceeded(decoded(4)), "the path leads to a live file again");
+        assertEquals(FileState.OK, file.state());
+    }
+}
