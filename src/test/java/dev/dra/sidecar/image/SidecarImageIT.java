@@ -48,7 +48,9 @@ class SidecarImageIT {
     static final String ROOT_IN_CONTAINER = "/var/run/kubernetes.io/dra-device-attributes";
     static final String REWRITTEN = "resourceclaims/net-claim/nic/dranet.example.com-metadata.json";
     static final String API = "http://127.0.0.1:8089";
-    static final String MANAGEMENT = "http://127.0.0.1:9000";
+    /** The management interface on a free port (the pod's 9000 is often taken on a shared test machine). */
+    static final int MANAGEMENT_PORT = dev.dra.sidecar.testsupport.LocalPorts.free();
+    static final String MANAGEMENT = "http://127.0.0.1:" + MANAGEMENT_PORT;
     static final int FLOOD = 10_000;
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
@@ -112,7 +114,7 @@ class SidecarImageIT {
     }
 
     private static String startLikePod(String name, String... extraPodmanOptions) throws IOException {
-        for (int port : new int[] {8089, 9000}) {
+        for (int port : new int[] {8089, MANAGEMENT_PORT}) {
             try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
                 probe.close();
             } catch (IOException e) {
@@ -122,10 +124,8 @@ class SidecarImageIT {
         Podman.podman(60, "rm", "--force", "--time", "0", name);
         List<String> args = new ArrayList<>(List.of(IMAGE, name, manifestMemoryLimit(), tree.toString(),
                 hostFile.toString(), REWRITTEN));
-        if (extraPodmanOptions.length > 0) {
-            args.add("--");
-            args.addAll(List.of(extraPodmanOptions));
-        }
+        args.addAll(List.of("--", "--env", "QUARKUS_MANAGEMENT_PORT=" + MANAGEMENT_PORT));
+        args.addAll(List.of(extraPodmanOptions));
         Podman.Result run = Podman.script(120, "run-like-pod.sh", args);
         assertTrue(run.ok(), "podman run failed:\n" + run.output());
         CONTAINERS.add(name);
