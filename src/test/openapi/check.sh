@@ -25,11 +25,17 @@ const metadata: DeviceMetadata = {
 const problem: components["schemas"]["Problem"] = { type: "t", title: "Not found", status: 404, detail: "d", code: "not-found" };
 const index: components["schemas"]["ClaimIndex"] = { claims: [{ name: "gpu-claim", requests: ["gpu"] }] };
 const report: components["schemas"]["ValidationReport"] = { decoded: true, valid: true, violations: [] };
+const validation: components["schemas"]["RequestValidation"] = { request: "gpu", valid: false, drivers: [
+  { driver: "a.example.com", file: "/f/a.example.com-metadata.json", apiVersion: "metadata.resource.k8s.io/v1beta1",
+    valid: false, violations: [{ field: "requests[0].devices[0].pool", type: "Required", message: "m" }] },
+  { driver: "b.example.com", file: "/f/b.example.com-metadata.json", error: { code: "malformed-stream", detail: "d" } }] };
 type Request = operations["getClaimRequest"]["parameters"]["path"];
 const path: Request = { claim: "gpu-claim", request: "gpu" };
 type Ok = paths["/claims/{claim}/{request}"]["get"]["responses"][200]["content"]["application/json"];
 const ok: Ok = metadata;
-export { metadata, problem, index, report, path, ok };
+type Validation = paths["/template-claims/{claim}/{request}/validation"]["get"]["responses"][200]["content"]["application/json"];
+const served: Validation = validation;
+export { metadata, problem, index, report, validation, served, path, ok };
 TS
 npx --yes -p typescript@5 tsc --strict --noEmit --skipLibCheck false --target es2022 --module es2022 \
   --moduleResolution bundler "$work/use.ts"

@@ -11,6 +11,7 @@ import dev.dra.sidecar.snapshot.DeviceEntry;
 import dev.dra.sidecar.snapshot.DriverEntry;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
+import dev.dra.sidecar.snapshot.RequestValidation;
 import dev.dra.sidecar.snapshot.Served;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
@@ -103,6 +104,26 @@ public abstract class ClaimResources {
         PathNames.request(request);
         PathNames.driver(driver);
         return representations.answer(s -> SnapshotLookup.driver(s, kind(), claim, request, driver).served(), conditions,
+                MediaType.APPLICATION_JSON);
+    }
+
+    @GET
+    @Path("{claim}/{request}/validation")
+    @Produces(MediaType.APPLICATION_JSON)
+    @Operation(summary = "Validate what a request serves", description = "For each driver file of the request, the "
+            + "upstream validation result of the object being served (the last good one while a file is stale), "
+            + "with the field paths POST /validate gives. As with the Go reader's validation option, an object "
+            + "with violations is still served; a file that does not decode is listed with its failure.")
+    @APIResponse(responseCode = "200", description = "The validation of each driver file",
+            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = RequestValidation.class)))
+    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
+    public Uni<Response> validation(
+            @PathParam("claim") @Parameter(description = "Claim name (DNS subdomain)") String claim,
+            @PathParam("request") @Parameter(description = "Top-level request name (DNS label)") String request,
+            @BeanParam Conditions conditions) {
+        PathNames.claim(claim);
+        PathNames.request(request);
+        return representations.answer(s -> SnapshotLookup.request(s, kind(), claim, request).validation(), conditions,
                 MediaType.APPLICATION_JSON);
     }
 

@@ -44,7 +44,9 @@ public class OpenApiDocument implements OASFilter {
             path.getValue().getOperations().values().forEach(OpenApiDocument::nameOperation);
             Operation get = path.getValue().getGET();
             if (get != null) {
-                decorate(get.getResponses(), path.getKey().matches("/(template-)?claims/\\{claim}/.*|/(template-)?claims/\\{claim}"));
+                // a validation report is served whatever the files hold: no 502/503, no source-version header
+                decorate(get.getResponses(), path.getKey().matches("/(template-)?claims/\\{claim}/.*|/(template-)?claims/\\{claim}")
+                        && !path.getKey().endsWith("/validation"));
             }
         }
     }
@@ -66,6 +68,7 @@ public class OpenApiDocument implements OASFilter {
             case "request" -> "get" + kind + "Request";
             case "driver" -> "get" + kind + "Driver";
             case "attribute" -> "get" + kind + "Attribute";
+            case "validation" -> "get" + kind + "Validation";
             case "validate" -> "validateStream";
             default -> id;
         });

@@ -27,5 +27,5 @@ public record ValidationReport(
     @Schema(name = "DecodeError")
     public record DecodeError(
             @Schema(examples = "malformed-stream") String code,
-            @Schema(examples = "stream: read metadata object from stream: Unexpected end-of-input") String message) {}
+            @Schema(examples = "stream: read metadata object from stream: unexpected EOF") String message) {}
 }

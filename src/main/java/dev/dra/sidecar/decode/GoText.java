@@ -19,7 +19,7 @@ import java.util.Comparator;
  */
 final class GoText {
 
-    static final char REPLACEMENT = '\uFFFD';
+    private static final char REPLACEMENT = '\uFFFD';
 
     /**
      * Byte order of the UTF-8 encodings, which is code point order: the order in which Go's encoder writes
@@ -29,15 +29,23 @@ final class GoText {
 
     private GoText() {}
 
-    /** The JSON text of {@code stream}: Go's UTF-8 decoding, then Go's surrogate-escape replacement. */
-    static char[] jsonText(byte[] stream) {
-        char[] text = decodeUtf8(stream);
-        replaceUnpairedSurrogateEscapes(text);
-        return text;
+    /**
+     * The JSON text of {@code stream} as Go's decoder sees it.
+     *
+     * @param raw the stream decoded as Go decodes UTF-8, escapes untouched: the text Go keeps for a raw value
+     *     ({@code fieldsV1})
+     * @param text the same with Go's surrogate-escape replacement: the text every other value is read from;
+     *     the same array as {@code raw} when nothing was replaced, and always of the same length
+     */
+    record JsonText(char[] raw, char[] text) {}
+
+    static JsonText jsonText(byte[] stream) {
+        char[] raw = decodeUtf8(stream);
+        return new JsonText(raw, replaceUnpairedSurrogateEscapes(raw));
     }
 
     /** Decodes UTF-8 as Go does: each byte that does not begin a valid, complete sequence becomes U+FFFD. */
-    static char[] decodeUtf8(byte[] b) {
+    private static char[] decodeUtf8(byte[] b) {
         char[] out = new char[b.length]; // never more UTF-16 units than bytes
         int n = 0;
         int i = 0;
@@ -110,11 +118,12 @@ final class GoText {
     }
 
     /**
-     * Rewrites, in place, every {@code \}{@code uXXXX} escape of a surrogate that is not a high surrogate
-     * immediately followed by an escaped low surrogate into {@code \}{@code uFFFD} (same length, so offsets
-     * in error messages stay right).
+     * {@code t} with every {@code \}{@code uXXXX} escape of a surrogate that is not a high surrogate
+     * immediately followed by an escaped low surrogate rewritten into {@code \}{@code uFFFD} (same length, so
+     * offsets stay right): {@code t} itself when there is none, else a copy.
      */
-    static void replaceUnpairedSurrogateEscapes(char[] t) {
+    private static char[] replaceUnpairedSurrogateEscapes(char[] t) {
+        char[] out = t;
         int i = 0;
         while (i < t.length) {
             if (t[i] != '\\') {
@@ -134,13 +143,17 @@ final class GoText {
                 }
             }
             if (Character.isSurrogate((char) unit)) {
-                t[i + 2] = 'F';
-                t[i + 3] = 'F';
-                t[i + 4] = 'F';
-                t[i + 5] = 'D';
+                if (out == t) {
+                    out = t.clone();
+                }
+                out[i + 2] = 'F';
+                out[i + 3] = 'F';
+                out[i + 4] = 'F';
+                out[i + 5] = 'D';
             }
             i += 6;
         }
+        return out;
     }
 
     /** The code unit of a {@code \}{@code uXXXX} escape at {@code i}, or -1 if there is none. */
@@ -159,7 +172,7 @@ final class GoText {
         return v;
     }
 
-    static int compareCodePoints(String a, String b) {
+    private static int compareCodePoints(String a, String b) {
         int i = 0;
         int j = 0;
         while (i < a.length() && j < b.length()) {

@@ -4,7 +4,10 @@ import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.ObjectReader;
 import dev.dra.sidecar.model.DeviceMetadata;
+import dev.dra.sidecar.model.KubernetesTime;
+import dev.dra.sidecar.model.RawJson;
 import java.io.IOException;
 import java.util.ArrayList;
 import java.util.List;
@@ -20,9 +23,10 @@ import java.util.List;
 public final class MetadataStreamDecoder {
 
     private static final ObjectMapper JSON = GoCompatibleJson.mapper();
+    private static final ObjectReader BINDER = JSON.readerFor(DeviceMetadata.class);
 
     /** Failure details are cut to this many characters. */
-    static final int MAX_MESSAGE = 500;
+    private static final int MAX_MESSAGE = 500;
 
     private MetadataStreamDecoder() {}
 
@@ -32,7 +36,8 @@ public final class MetadataStreamDecoder {
      * @param source names the stream in failure messages (a file path)
      */
     public static DecodedMetadata decode(byte[] stream, String source) throws MetadataDecodeException {
-        char[] text = GoText.jsonText(stream);
+        GoText.JsonText json = GoText.jsonText(stream);
+        char[] text = json.text();
         List<String> unknown = new ArrayList<>();
         try (JsonParser parser = JSON.createParser(text)) {
             int offset = 0;
@@ -52,14 +57,15 @@ public final class MetadataStreamDecoder {
                 }
                 GroupVersionKind gvk = peekGroupVersionKind(text, offset, end, source);
                 if (gvk.isKnownVersion()) {
-                    return new DecodedMetadata(bind(text, offset, end, gvk, source), gvk.groupVersion(),
+                    return new DecodedMetadata(bind(json, offset, end, gvk, source), gvk.groupVersion(),
                             List.copyOf(unknown));
                 }
                 unknown.add(gvk.groupVersion());
                 offset = end;
             }
         } catch (IOException e) {
-            throw malformed(source, describe(e));
+            String goWords = GoSyntaxScanner.firstError(stream);
+            throw malformed(source, goWords != null ? goWords : describe(e));
         } catch (GoScalarScanner.SyntaxError e) {
             throw malformed(source, e.getMessage());
         }
@@ -163,15 +169,81 @@ public final class MetadataStreamDecoder {
         return gvk;
     }
 
-    /** Binds the (syntactically valid) object between {@code start} and {@code end} to the Go type's fields. */
-    private static DeviceMetadata bind(char[] text, int start, int end, GroupVersionKind gvk, String source)
+    /**
+     * Binds the (syntactically valid) object between {@code start} and {@code end} to the Go type's fields.
+     * A value of the wrong type fails in Go's words ({@code json: cannot unmarshal ...}), a malformed
+     * timestamp with Go's {@code time.Parse} error. An object that repeats a key is first folded as Go's
+     * decoder folds it ({@link GoRepeatedKeys}).
+     */
+    private static DeviceMetadata bind(GoText.JsonText json, int start, int end, GroupVersionKind gvk, String source)
             throws MetadataDecodeException {
-        try (JsonParser object = JSON.createParser(text, start, end - start)) {
-            DeviceMetadata decoded = JSON.readValue(object, DeviceMetadata.class);
-            return decoded.withApiVersion(gvk.groupVersion());
-        } catch (IOException | IllegalArgumentException e) {
-            throw invalid(source, "decode " + gvk.groupVersion() + ": " + describe(e));
+        try {
+            return bind(json.text(), json.raw(), start, end, gvk, source, true);
+        } catch (RepeatedKey e) {
+            char[] folded;
+            try {
+                folded = GoRepeatedKeys.fold(json.text(), json.raw(), start, end);
+            } catch (IOException io) {
+                throw invalid(source, "decode " + gvk.groupVersion() + ": " + describe(io));
+            }
+            try {
+                return bind(folded, folded, 0, folded.length, gvk, source, false);
+            } catch (RepeatedKey impossible) {
+                throw new IllegalStateException("a folded object has no repeated key", impossible);
+            }
         }
+    }
+
+    /** Thrown when the object repeats a key and must be folded first. */
+    private static final class RepeatedKey extends Exception {
+        private static final long serialVersionUID = 1L;
+
+        RepeatedKey() {
+            super(null, null, false, false);
+        }
+    }
+
+    private static DeviceMetadata bind(char[] text, char[] raw, int start, int end, GroupVersionKind gvk, String source,
+            boolean detectRepeatedKeys) throws MetadataDecodeException, RepeatedKey {
+        String prefix = "decode " + gvk.groupVersion() + ": ";
+        try (JsonParser object = JSON.createParser(text, start, end - start)) {
+            if (detectRepeatedKeys) {
+                object.enable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+            }
+            try {
+                DeviceMetadata decoded = BINDER.withAttribute(RawJson.Source.class, new RawJson.Source(raw, start))
+                        .readValue(object);
+                return decoded.withApiVersion(gvk.groupVersion());
+            } catch (KubernetesTime.InvalidTimeException e) {
+                throw invalid(source, prefix + e.getOriginalMessage());
+            } catch (JsonMappingException e) {
+                if (isRepeatedKey(e)) {
+                    throw new RepeatedKey();
+                }
+                String goWords = GoTypes.typeError(e, object, gvk.version());
+                if (goWords == null) {
+                    throw invalid(source, prefix + describe(e));
+                }
+                // Go decodes on after a type error, and a malformed timestamp after it is what Go reports
+                String timestamp = GoTypes.timestampError(text, start, end, gvk.version());
+                throw invalid(source, prefix + (timestamp != null ? timestamp : goWords));
+            }
+        } catch (IOException | IllegalArgumentException e) {
+            if (isRepeatedKey(e)) {
+                throw new RepeatedKey();
+            }
+            throw invalid(source, prefix + describe(e));
+        }
+    }
+
+    private static boolean isRepeatedKey(Throwable e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+            if (t instanceof com.fasterxml.jackson.core.JsonParseException parse
+                    && parse.getOriginalMessage() != null && parse.getOriginalMessage().startsWith("Duplicate field")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     private static MetadataDecodeException invalid(String source, String message) {
@@ -199,7 +271,7 @@ public final class MetadataStreamDecoder {
     }
 
     /** One line a user can act on: the field path (for binding errors) and what was wrong, with no Java class names. */
-    static String describe(Exception e) {
+    private static String describe(Exception e) {
         String message;
         if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
             message = fieldPath(mapping) + ": " + firstLine(mapping.getOriginalMessage());

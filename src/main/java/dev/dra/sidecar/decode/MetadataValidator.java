@@ -21,13 +21,13 @@ import java.util.Set;
  */
 public final class MetadataValidator {
 
-    static final int MAX_ATTRIBUTES = 32;
-    static final int MAX_DRIVER_NAME = 63;
-    static final int MAX_POOL_NAME = 253;
-    static final int MAX_STRING_ITEM_BYTES = 64;
-    static final int MAX_INTERFACE_NAME_BYTES = 256;
-    static final int MAX_HARDWARE_ADDRESS_BYTES = 128;
-    static final int MAX_IPS = 16;
+    private static final int MAX_ATTRIBUTES = 32;
+    private static final int MAX_DRIVER_NAME = 63;
+    private static final int MAX_POOL_NAME = 253;
+    private static final int MAX_STRING_ITEM_BYTES = 64;
+    private static final int MAX_INTERFACE_NAME_BYTES = 256;
+    private static final int MAX_HARDWARE_ADDRESS_BYTES = 128;
+    private static final int MAX_IPS = 16;
 
     private MetadataValidator() {}
 

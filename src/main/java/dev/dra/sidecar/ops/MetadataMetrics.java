@@ -1,7 +1,6 @@
 package dev.dra.sidecar.ops;
 
 import dev.dra.sidecar.decode.FailureCode;
-import dev.dra.sidecar.decode.MetadataValidator;
 import dev.dra.sidecar.snapshot.ClaimEntry;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.DeviceEntry;
@@ -112,9 +111,8 @@ public class MetadataMetrics implements RefreshObserver {
                 for (RequestEntry request : claim.requests().values()) {
                     for (DriverEntry driver : request.drivers().values()) {
                         counts.merge(driver.state(), 1L, Long::sum);
-                        if (driver.object() != null) {
-                            violationsByDriver.merge(driver.driver(),
-                                    MetadataValidator.validate(driver.object()).size(), Integer::sum);
+                        if (driver.violations() != null) {
+                            violationsByDriver.merge(driver.driver(), driver.violations().size(), Integer::sum);
                         }
                     }
                     for (DeviceEntry device : request.devices()) {

@@ -1,6 +1,7 @@
 package dev.dra.sidecar.snapshot;
 
-import dev.dra.sidecar.model.DeviceMetadata;
+import dev.dra.sidecar.decode.Violation;
+import java.util.List;
 
 /**
  * One driver's file of a request.
@@ -9,7 +10,7 @@ import dev.dra.sidecar.model.DeviceMetadata;
  * @param path the file's path, as the container sees it
  * @param state what is served from the file
  * @param served the driver's complete object (with all of its metadata), or its failure
- * @param object the object served (the last good one while stale or detached); {@code null} if the file never
- *     decoded
+ * @param violations the upstream validation violations of the object served (the last good one while stale
+ *     or detached); {@code null} if the file never decoded
  */
-public record DriverEntry(String driver, String path, FileState state, Served served, DeviceMetadata object) {}
+public record DriverEntry(String driver, String path, FileState state, Served served, List<Violation> violations) {}

@@ -3,6 +3,7 @@ package dev.dra.sidecar.store;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.dra.sidecar.decode.GoCompatibleJson;
+import dev.dra.sidecar.decode.MetadataValidator;
 import dev.dra.sidecar.decode.RequestMerger;
 import dev.dra.sidecar.model.ClaimIndex;
 import dev.dra.sidecar.model.ClaimView;
@@ -18,6 +19,7 @@ import dev.dra.sidecar.snapshot.DeviceEntry;
 import dev.dra.sidecar.snapshot.DriverEntry;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
+import dev.dra.sidecar.snapshot.RequestValidation;
 import dev.dra.sidecar.snapshot.Served;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
@@ -105,23 +107,43 @@ final class SnapshotBuilder {
             String staleReason = file.staleReason();
             drivers.put(file.ref.driver(), new DriverEntry(file.ref.driver(), path, file.state(),
                     available(good.object().withApiVersion(DeviceMetadata.V1BETA1), good.sourceVersion(), staleReason),
-                    good.object()));
+                    MetadataValidator.validate(good.object())));
             decoded.put(file.ref.fileName(), good.object());
             versions.add(good.sourceVersion());
             if (staleReason != null) {
                 staleReasons.add(staleReason);
             }
         }
+        Served.Available validation = available(validation(name, files, drivers), null, null);
         if (firstFailure != null) {
-            return new BuiltRequest(
-                    new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), firstFailure, List.of()), null);
+            return new BuiltRequest(new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), firstFailure,
+                    List.of(), validation), null);
         }
         DeviceMetadata merged = RequestMerger.merge(decoded);
         Served.Available served = available(merged, String.join(", ", versions),
                 staleReasons.isEmpty() ? null : String.join("; ", staleReasons));
-        return new BuiltRequest(
-                new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), served, devices(merged, served)),
-                merged);
+        return new BuiltRequest(new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), served,
+                devices(merged, served), validation), merged);
+    }
+
+    /** The upstream validation of what is served for each file ({@code files} in merge order). */
+    private static RequestValidation validation(String request, List<TrackedFile> files,
+            Map<String, DriverEntry> drivers) {
+        List<RequestValidation.DriverValidation> out = new ArrayList<>(files.size());
+        boolean valid = true;
+        for (TrackedFile file : files) {
+            DriverEntry entry = drivers.get(file.ref.driver());
+            if (entry.served() instanceof Served.Available served) {
+                valid &= entry.violations().isEmpty();
+                out.add(new RequestValidation.DriverValidation(entry.driver(), entry.path(), served.sourceVersions(),
+                        served.staleReason(), null, entry.violations().isEmpty(), entry.violations()));
+            } else if (entry.served() instanceof Served.Unavailable failure) {
+                valid = false;
+                out.add(new RequestValidation.DriverValidation(entry.driver(), entry.path(), null, null,
+                        new RequestValidation.Failure(failure.code().code(), failure.detail()), null, null));
+            }
+        }
+        return new RequestValidation(request, valid, List.copyOf(out));
     }
 
     private static List<DeviceEntry> devices(DeviceMetadata merged, Served.Available request) {

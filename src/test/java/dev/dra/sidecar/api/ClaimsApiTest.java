@@ -29,9 +29,10 @@ class ClaimsApiTest {
         given().get("/claims").then().statusCode(200)
                 .contentType("application/json")
                 .header("ETag", startsWith("\""))
-                .body("claims.name", contains("badtype", "blank", "breaking", "changing", "empty", "emptyobj", "lists",
-                        "multi", "multibad", "my-claim", "nokind", "notjson", "noversion", "onlyunknown", "trailing",
-                        "truncated", "twins", "unknownnokind", "unknownthenbad", "upstream-head", "upstream-v1-36"))
+                .body("claims.name", contains("badtime", "badtype", "blank", "breaking", "changing", "empty", "emptyobj",
+                        "fieldsv1", "lists", "multi", "multibad", "my-claim", "nokind", "notjson", "noversion",
+                        "nullzero", "onlyunknown", "repeatedkeys", "trailing", "truncated", "twins", "unknownnokind",
+                        "unknownthenbad", "upstream-head", "upstream-v1-36"))
                 .body("claims.find { it.name == 'my-claim' }.requests", contains("gpu", "gpu-request"));
     }
 

@@ -17,7 +17,14 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
-/** The upstream v1beta1 validation rules (spec §5), each with the field path Kubernetes reports. */
+/**
+ * The upstream validation rules of {@code DeviceMetadata} (the same for v1alpha1 and v1beta1), each with the
+ * field path Kubernetes reports: podClaimName a DNS label; every request named; a device's driver a DNS
+ * subdomain (any case) of at most 63 characters, its pool one or more DNS subdomains joined by '/' (253 at
+ * most), its name a DNS label; at most 32 attributes, each with exactly one member set (lists count when not
+ * empty) and string list items of at most 64 bytes; networkData with an interface name of at most 256 bytes,
+ * a hardware address of at most 128 bytes and at most 16 distinct IPs. Attribute keys are not validated.
+ */
 class MetadataValidatorTest {
 
     private static final String DEVICE = "requests[0].devices[0]";

@@ -1,7 +1,6 @@
 package dev.dra.sidecar.decode;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dra.sidecar.model.Device;
 import dev.dra.sidecar.model.DeviceAttribute;
@@ -10,6 +9,7 @@ import dev.dra.sidecar.model.DeviceMetadataRequest;
 import dev.dra.sidecar.model.ManagedFieldsEntry;
 import dev.dra.sidecar.model.NetworkDeviceData;
 import dev.dra.sidecar.model.ObjectMeta;
+import dev.dra.sidecar.model.RawJson;
 import dev.dra.sidecar.model.OwnerReference;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
@@ -183,14 +183,11 @@ final class RandomMetadata {
                 maybe(this::networkData));
     }
 
-    JsonNode fieldsV1() {
-        String text = "{\"f:metadata\":{\"f:labels\":{\".\":{},\"f:" + label() + "\":{}}},\"n\":[" + anyLong() + ","
-                + random.nextInt() + ",1.5,0.1000000000000000000000001,1e400,-0.0,\"x\"],\"t\":true,\"z\":null}";
-        try {
-            return JSON.readTree(text);
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException(e);
-        }
+    /** A compact field set whose tokens a re-encoding would change: Go keeps them as written. */
+    RawJson fieldsV1() {
+        return new RawJson("{\"f:metadata\":{\"f:labels\":{\".\":{},\"f:" + label() + "\":{}}},\"n\":[" + anyLong() + ","
+                + random.nextInt() + ",1.0,1.50,0.1000000000000000000000001,1e400,1E+2,-0.0,\"x\\u00e9\\/\"],"
+                + "\"t\":true,\"z\":null}");
     }
 
     ObjectMeta objectMeta() {
@@ -243,7 +240,54 @@ final class RandomMetadata {
     }
 
     String encode(Object value) throws JsonProcessingException {
-        return chance(50) ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value) : JSON.writeValueAsString(value);
+        String json = chance(50) ? JSON.writerWithDefaultPrettyPrinter().writeValueAsString(value) : JSON.writeValueAsString(value);
+        // (a tree would re-encode fieldsV1's numbers, which must stay as written)
+        json = chance(30) && !json.contains("\"fieldsV1\"") ? zerosAsNull(json) : json;
+        // a key written twice: Go decodes the later value over the earlier one
+        return chance(20) && json.contains("\"podClaimName\"") ? json.replaceFirst("\\{", "{\"podClaimName\":\"decoy\",") : json;
+    }
+
+    /**
+     * The same object with some zero list items and map values ({@code 0}, {@code false}, {@code ""},
+     * {@code {}}) written as {@code null}, which Go reads back as the zero value. fieldsV1 is left as written.
+     */
+    private String zerosAsNull(String json) throws JsonProcessingException {
+        com.fasterxml.jackson.databind.JsonNode tree = JSON.readTree(json);
+        nullZeros(tree);
+        return JSON.writeValueAsString(tree);
+    }
+
+    private void nullZeros(com.fasterxml.jackson.databind.JsonNode node) {
+        if (node instanceof com.fasterxml.jackson.databind.node.ArrayNode array) {
+            for (int i = 0; i < array.size(); i++) {
+                if (isZero(array.get(i)) && chance(50)) {
+                    array.set(i, com.fasterxml.jackson.databind.node.NullNode.getInstance());
+                } else {
+                    nullZeros(array.get(i));
+                }
+            }
+        } else if (node instanceof com.fasterxml.jackson.databind.node.ObjectNode object) {
+            List<String> names = new ArrayList<>();
+            object.fieldNames().forEachRemaining(names::add);
+            for (String name : names) {
+                com.fasterxml.jackson.databind.JsonNode value = object.get(name);
+                if (name.equals("labels") || name.equals("annotations") || name.equals("attributes")) {
+                    value.properties().forEach(e -> {
+                        if (isZero(e.getValue()) && chance(50)) {
+                            e.setValue(com.fasterxml.jackson.databind.node.NullNode.getInstance());
+                        }
+                    });
+                }
+                if (!name.equals("fieldsV1")) {
+                    nullZeros(value);
+                }
+            }
+        }
+    }
+
+    private static boolean isZero(com.fasterxml.jackson.databind.JsonNode v) {
+        return (v.isIntegralNumber() && v.asLong() == 0 && !v.asText().startsWith("-")) || (v.isBoolean() && !v.asBoolean())
+                || (v.isTextual() && v.asText().isEmpty()) || (v.isObject() && v.isEmpty());
     }
 
     private String unknownObject(DeviceMetadata object, String gv) throws JsonProcessingException {

@@ -13,7 +13,12 @@ import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
-/** Go's readRequestDir merge (spec §6.5) plus the documented claim identity rule of the HTTP contract. */
+/**
+ * Go's {@code readRequestDir} merge: files in byte order of their names, requests of the same name
+ * concatenate their devices, podClaimName from the first file that has one. Plus the claim identity rule this
+ * project documents: the merged metadata keeps name, namespace and uid when every file agrees, never a
+ * generation.
+ */
 class RequestMergerTest {
 
     static ObjectMeta meta(String name, String namespace, String uid, Long generation) {

@@ -13,6 +13,7 @@ import dev.dra.sidecar.model.Device;
 import dev.dra.sidecar.model.DeviceAttribute;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.model.ManagedFieldsEntry;
+import dev.dra.sidecar.model.RawJson;
 import dev.dra.sidecar.model.ObjectMeta;
 import dev.dra.sidecar.model.OwnerReference;
 import java.io.IOException;
@@ -79,7 +80,7 @@ class UpstreamFixturesTest {
         assertEquals("apiVersionValue", mf.apiVersion());
         assertEquals("2004-01-01T01:01:01Z", mf.time());
         assertEquals("fieldsTypeValue", mf.fieldsType());
-        assertTrue(mf.fieldsV1().isObject() && mf.fieldsV1().isEmpty(), "fieldsV1 is {}");
+        assertEquals(new RawJson("{}"), mf.fieldsV1());
         assertEquals("subresourceValue", mf.subresource());
 
         assertEquals(1, dm.requests().size());
@@ -103,10 +104,9 @@ class UpstreamFixturesTest {
     void headObjectRoundTripsThroughTheEncoder() throws Exception {
         ObjectMapper json = GoCompatibleJson.mapper();
         JsonNode firstObject = json.readerFor(JsonNode.class).<JsonNode>readValues(TestStreams.read(DIR.resolve(HEAD))).next();
-        JsonNode encoded = json.valueToTree(decode(HEAD).object());
+        // the bytes, read back: raw values (fieldsV1) compare as the JSON they are
+        JsonNode encoded = json.readTree(json.writeValueAsBytes(decode(HEAD).object()));
         TestStreams.assertJsonEquals(withoutTypeMeta(firstObject), withoutTypeMeta(encoded));
-        // and the bytes: the encoder must not write anything the tree comparison could hide (e.g. nulls)
-        TestStreams.assertJsonEquals(json.readTree(json.writeValueAsBytes(decode(HEAD).object())), encoded);
     }
 
     private static JsonNode withoutTypeMeta(JsonNode node) {

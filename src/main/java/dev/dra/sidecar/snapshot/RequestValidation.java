@@ -1,0 +1,49 @@
+package dev.dra.sidecar.snapshot;
+
+import com.fasterxml.jackson.annotation.JsonInclude;
+import com.fasterxml.jackson.annotation.JsonPropertyOrder;
+import dev.dra.sidecar.decode.Violation;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.media.Schema;
+
+/**
+ * {@code GET .../{claim}/{request}/validation}: the upstream validation result of what is served for each
+ * driver file of a request. As with the Go reader's validation option, validation is reported apart from
+ * decoding: an object with violations is still served.
+ *
+ * @param valid every driver file has an object served and none has a violation
+ * @param drivers one entry per driver file, in byte order of the file names (the order of the merge)
+ */
+@JsonPropertyOrder({"request", "valid", "drivers"})
+@Schema(name = "RequestValidation", description = "Upstream validation of the object served for each driver file of a request")
+public record RequestValidation(
+        @Schema(description = "The request (directory) name", examples = "gpu") String request,
+        @Schema(description = "Every driver file has an object served and none has a violation") boolean valid,
+        List<DriverValidation> drivers) {
+
+    /**
+     * @param file the file's path, as the container sees it
+     * @param apiVersion the apiVersion the served object was decoded from; absent when the file never decoded
+     * @param stale why what is served (and validated) is not the file's latest content: its latest read failed
+     *     ({@code <code>: <reason>}), or the host replaced the file ({@code detached: <reason>})
+     * @param error why the file does not decode, when no object is served for it (then nothing is validated)
+     * @param valid whether the served object has no violation; absent when no object is served
+     * @param violations every violation of the served object, with its field path; absent when none is served
+     */
+    @JsonInclude(JsonInclude.Include.NON_NULL)
+    @JsonPropertyOrder({"driver", "file", "apiVersion", "stale", "error", "valid", "violations"})
+    @Schema(name = "DriverValidation", description = "Validation of the object served for one driver file")
+    public record DriverValidation(
+            @Schema(examples = "gpu.example.com") String driver,
+            @Schema(examples = "/var/run/kubernetes.io/dra-device-attributes/resourceclaims/gpu-claim/gpu/gpu.example.com-metadata.json")
+            String file,
+            @Schema(examples = "metadata.resource.k8s.io/v1beta1") String apiVersion,
+            @Schema(description = "Why what is served is not the file's latest content (a failed read, or detached)")
+            String stale,
+            @Schema(description = "Why the file does not decode; nothing is validated then") Failure error,
+            @Schema(description = "The served object has no violation") Boolean valid,
+            @Schema(description = "Every violation of the upstream validation rules") List<Violation> violations) {}
+
+    @Schema(name = "DriverFailure")
+    public record Failure(@Schema(examples = "malformed-stream") String code, String detail) {}
+}
