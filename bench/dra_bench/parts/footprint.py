@@ -68,7 +68,7 @@ def _configurations(ctx, root, out):
     configs.append(["temurin25", ctx.jdk25, []])
     # -XX:AOTMode=on makes the JVM fail instead of silently starting without an unusable cache
     aot = os.path.join(ctx.work, "app.aot")
-    extra, note = _aot_training(ctx, ctx.jdk25, root, aot)
+    extra, note = aot_training(ctx, ctx.jdk25, root, aot)
     if extra is None:
         out["configs"]["temurin25-aot"] = {"skipped": note}
     else:
@@ -92,7 +92,7 @@ def _memory_under_load(ctx, sidecar, port, name):
     return figures
 
 
-def _aot_training(ctx, jdk, root, aot):
+def aot_training(ctx, jdk, root, aot):
     """A training run with -XX:AOTCacheOutput (the JDK's one-step AOT cache workflow) that serves real requests
     and 3 s of load; returns (options that use the cache, description) or (None, why there is no cache)."""
     if os.path.exists(aot):
@@ -112,7 +112,7 @@ def _aot_training(ctx, jdk, root, aot):
     size = os.path.getsize(aot)
     log(f"AOT cache: {size / 1048576:.1f} MiB from a {took:.1f}s training run")
     return [f"-XX:AOTCache={aot}"], (f"-XX:AOTCacheOutput training run ({took:.1f} s incl. 3 s of wrk load), "
-                                      f"cache {size / 1048576:.1f} MiB; plain `-jar quarkus-run.jar` (fast-jar)")
+                                      f"cache {size / 1048576:.1f} MiB; plain `-jar quarkus-run.jar` as packaged")
 
 
 def summary_rows(fp):

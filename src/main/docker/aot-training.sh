@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # AOT training run for Dockerfile.jvm: starts the application with the production JVM options (minus the
-# cache it is about to write) plus -XX:AOTCacheOutput, sends it the requests a sidecar typically gets
+# -XX:AOT options that name the cache it is about to write) plus -XX:AOTCacheOutput, sends it the requests a sidecar typically gets
 # (probes, metrics, reads of the sample tree), then stops it with SIGTERM; the JVM writes the cache at exit.
 # Needs only bash (requests go through /dev/tcp, the runtime image has no curl).
 #
@@ -14,7 +14,7 @@ api_port=${API_PORT:-8089}
 management_port=${MANAGEMENT_PORT:-9000}
 
 training_options=$(mktemp)
-grep -v -e '^-XX:AOTCache=' "$options" > "$training_options"
+grep -v -e '^-XX:AOT' "$options" > "$training_options"
 rm -f "$cache"
 
 get() { # get <port> <path>: one HTTP/1.0 GET, succeeds if the answer is 2xx/3xx/4xx (the app is up)

@@ -29,4 +29,12 @@ public interface ApiConfig {
     /** The longest long-poll wait a client may ask for. */
     @WithDefault(LONG_POLL_MAX_SECONDS + "s")
     Duration longPollMaxTimeout();
+
+    /**
+     * Long polls that may wait at once. One more is refused at once with {@code 503 too-many-long-polls} (with
+     * {@code Retry-After}, closing its connection). Sized with {@code quarkus.http.limits.max-connections} so that
+     * waiters, their connections and the plain reads beside them fit the pod's memory limit.
+     */
+    @WithDefault("500")
+    int maxLongPolls();
 }

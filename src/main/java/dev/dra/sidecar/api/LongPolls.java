@@ -34,16 +34,20 @@ class LongPolls {
 
     private final MetadataStore store;
     private final ApiConfig config;
+    private final LongPollAdmission admission;
 
-    LongPolls(MetadataStore store, ApiConfig config) {
+    LongPolls(MetadataStore store, ApiConfig config, LongPollAdmission admission) {
         this.store = store;
         this.config = config;
+        this.admission = admission;
     }
 
     /**
      * Answers with what {@code resolve} finds in the current snapshot, as {@link ConditionalResponses} writes it;
      * with a long poll, waits first while what it finds has {@code lastEtag}. {@code resolve} throws
-     * {@link ApiException} for names that are not there; a bad long-poll parameter is {@code 400 invalid-parameter}.
+     * {@link ApiException} for names that are not there; a bad long-poll parameter is {@code 400 invalid-parameter};
+     * a long poll that would wait past {@code dra.api.max-long-polls} is refused at once with
+     * {@code 503 too-many-long-polls} ({@link LongPollAdmission}).
      */
     Uni<Response> answer(Function<MetadataSnapshot, ? extends Served> resolve, Conditions conditions, String mediaType) {
         Duration wait = conditions.longPoll(config);
@@ -54,7 +58,10 @@ class LongPolls {
         }
         long deadline = System.nanoTime() + wait.toNanos();
         Context context = Vertx.currentContext();
-        Uni<Response> waiting = waitForChange(snapshot, resolve, conditions, mediaType, deadline);
+        admission.admit();
+        // The place is given back however the wait ends: answered, failed, or cancelled by a closed connection.
+        Uni<Response> waiting = waitForChange(snapshot, resolve, conditions, mediaType, deadline)
+                .onTermination().invoke(admission::release);
         // Changes arrive on the refresh thread and timeouts on the timer thread: an answer completed there could sit
         // unsent until the connection's next event, so it is completed on the request's own event loop.
         return context == null ? waiting : waiting.emitOn(task -> context.runOnContext(v -> task.run()));

@@ -50,12 +50,18 @@ class ProblemMappers {
         return uri.getPath().equals(ApiRoutes.VALIDATE) ? "POST" : "GET, HEAD";
     }
 
-    /** The answer for a problem of {@code type}: its status, the body, and {@code Retry-After} when retryable. */
+    /**
+     * The answer for a problem of {@code type}: its status, the body, {@code Retry-After} when retryable and
+     * {@code Connection: close} when the type says so.
+     */
     static Response.ResponseBuilder problem(ProblemType type, String detail) {
         Response.ResponseBuilder response = Response.status(type.status()).type(Problem.MEDIA_TYPE)
                 .entity(type.problem(detail));
         if (type.retryAfterSeconds() != null) {
             response.header("Retry-After", type.retryAfterSeconds());
+        }
+        if (type.closesConnection()) {
+            response.header("Connection", "close");
         }
         return response;
     }

@@ -46,7 +46,9 @@ enum ProblemType {
     MALFORMED_STREAM(FailureCode.MALFORMED_STREAM, 503, "Metadata file is not well-formed JSON",
             "a file is cut short or not JSON, probably while a driver writes it"),
     UNREADABLE(FailureCode.UNREADABLE, 503, "Metadata file cannot be read",
-            "a file cannot be opened or read (permissions, I/O error)");
+            "a file cannot be opened or read (permissions, I/O error)"),
+    TOO_MANY_LONG_POLLS("too-many-long-polls", 503, "Too many long polls", 5, true, Listed.EVERY_READ,
+            "a long poll past dra.api.max-long-polls; the answer closes the connection");
 
     /** The operations of the OpenAPI document that list a problem among their responses. */
     enum Listed {
@@ -62,33 +64,45 @@ enum ProblemType {
         NOWHERE
     }
 
-    /** Seconds a client should wait before it retries a retryable problem. */
+    /** Seconds a client should wait before it retries a retryable problem, unless its constant says otherwise. */
     private static final int RETRY_AFTER_SECONDS = 1;
 
     private final String code;
     private final int status;
     private final String title;
-    private final boolean retryable;
+    private final Integer retryAfterSeconds;
+    private final boolean closesConnection;
     private final Listed listed;
     private final String when;
     private final FailureCode failure;
 
     ProblemType(String code, int status, String title, boolean retryable, Listed listed, String when) {
-        this(code, status, title, retryable, listed, when, null);
+        this(code, status, title, retryable ? RETRY_AFTER_SECONDS : null, false, listed, when, null);
+    }
+
+    /**
+     * A problem whose answer tells the client to wait {@code retryAfterSeconds} and, with {@code closesConnection},
+     * closes the connection, so that a refused client holds nothing of the sidecar's.
+     */
+    ProblemType(String code, int status, String title, int retryAfterSeconds, boolean closesConnection, Listed listed,
+            String when) {
+        this(code, status, title, retryAfterSeconds, closesConnection, listed, when, null);
     }
 
     /** A file that cannot be served: the decoder's code and whether a retry may help, with an HTTP status here. */
     ProblemType(FailureCode failure, int status, String title, String when) {
-        this(failure.code(), status, title, failure.isTransient(), Listed.FILE_READ, when, failure);
+        this(failure.code(), status, title, failure.isTransient() ? RETRY_AFTER_SECONDS : null, false,
+                Listed.FILE_READ, when, failure);
     }
 
-    private ProblemType(String code, int status, String title, boolean retryable, Listed listed, String when,
-            FailureCode failure) {
+    private ProblemType(String code, int status, String title, Integer retryAfterSeconds, boolean closesConnection,
+            Listed listed, String when, FailureCode failure) {
         this.failure = failure;
         this.code = code;
         this.status = status;
         this.title = title;
-        this.retryable = retryable;
+        this.retryAfterSeconds = retryAfterSeconds;
+        this.closesConnection = closesConnection;
         this.listed = listed;
         this.when = when;
     }
@@ -108,7 +122,12 @@ enum ProblemType {
 
     /** The {@code Retry-After} of the answer, or {@code null} when retrying the same request will not help. */
     Integer retryAfterSeconds() {
-        return retryable ? RETRY_AFTER_SECONDS : null;
+        return retryAfterSeconds;
+    }
+
+    /** Whether the answer carries {@code Connection: close}. */
+    boolean closesConnection() {
+        return closesConnection;
     }
 
     Listed listed() {

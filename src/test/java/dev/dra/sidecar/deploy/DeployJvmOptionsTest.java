@@ -21,21 +21,19 @@ class DeployJvmOptionsTest {
     static final Path DOCKERFILE = Path.of("src/main/docker/Dockerfile.jvm");
     static final Path TEMURIN_25 = Path.of("/usr/lib/jvm/temurin-25-jdk-amd64/bin/java");
     static final String AOT_CACHE = "-XX:AOTCache=";
+    static final String AOT_MODE_ON = "-XX:AOTMode=on";
 
     static List<String> options() throws IOException {
         return Files.readAllLines(OPTIONS).stream().map(String::strip)
                 .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
     }
 
-    /** The options a given JVM can be asked to take here: the AOT cache flag only if its file exists. */
-    static List<String> applicable(int feature) throws IOException {
+    /** The options a given JVM can be asked to take here: the AOT cache flags only inside the image. */
+    static List<String> applicable() throws IOException {
         List<String> result = new ArrayList<>();
         for (String option : options()) {
-            if (option.startsWith(AOT_CACHE)) {
-                boolean present = Files.isRegularFile(Path.of(option.substring(AOT_CACHE.length())));
-                if (!present || feature < 25) {
-                    continue; // the cache exists only inside the image, which runs Java 25
-                }
+            if (option.startsWith("-XX:AOT")) {
+                continue; // the cache exists only inside the image, which runs Java 25 (SidecarImageIT runs it)
             }
             result.add(option);
         }
@@ -55,7 +53,7 @@ class DeployJvmOptionsTest {
     @Test
     void theCurrentJvmAcceptsTheOptions(@TempDir Path dir) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> options = applicable(Runtime.version().feature());
+        List<String> options = applicable();
         assertFalse(options.isEmpty());
         Path log = dir.resolve("java.log");
         assertEquals(0, run(java, options, log), options + "\n" + Files.readString(log));
@@ -70,9 +68,11 @@ class DeployJvmOptionsTest {
     void theImagesJdk25AcceptsTheOptions(@TempDir Path dir) throws Exception {
         assumeTrue(Files.isExecutable(TEMURIN_25), "no Temurin 25 at " + TEMURIN_25);
         Path log = dir.resolve("java.log");
-        assertEquals(0, run(TEMURIN_25, applicable(25), log), Files.readString(log));
-        // The cache flag itself: a JDK 25 accepts it; a missing cache is logged, not fatal.
-        assertEquals(0, run(TEMURIN_25, List.of(AOT_CACHE + dir.resolve("absent.aot")), log), Files.readString(log));
+        assertEquals(0, run(TEMURIN_25, applicable(), log), Files.readString(log));
+        // The cache flags themselves: with AOTMode=on a cache the JVM cannot use is one clear error, not a slow start.
+        assertEquals(1, run(TEMURIN_25, List.of(AOT_MODE_ON, AOT_CACHE + dir.resolve("absent.aot")), log),
+                Files.readString(log));
+        assertTrue(Files.readString(log).contains("Unable to use AOT cache"), Files.readString(log));
     }
 
     @Test
@@ -81,6 +81,7 @@ class DeployJvmOptionsTest {
         assertTrue(options.stream().noneMatch(o -> o.startsWith("-Xshare")), "-Xshare:* cannot be combined with AOTCache");
         assertEquals(1, options.stream().filter(o -> o.startsWith(AOT_CACHE)).count());
         assertTrue(options.get(options.size() - 1).startsWith(AOT_CACHE + "/deployments/"), "AOT cache last, in /deployments");
+        assertEquals(AOT_MODE_ON, options.get(options.size() - 2), "a cache the JVM cannot use fails the start");
         assertTrue(options.stream().anyMatch(o -> o.startsWith("-XX:MaxRAMPercentage=")), "heap follows the limit");
         assertTrue(options.contains("-XX:+UseSerialGC"));
     }

@@ -26,17 +26,26 @@ import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 
 /**
- * A thousand clients long-poll the packaged sidecar (with the image's JVM options and heap) for over 30 s while four
+ * As many clients as the sidecar admits long polls by default (dra.api.max-long-polls) long-poll the packaged sidecar (with the image's JVM options and heap) for over 30 s while four
  * more hammer it with plain GETs: the server's threads stay flat, its RSS stays under the pod's memory limit, and
  * every waiter is answered — on a change (half of them, woken by rewrites) and at its timeout (the other half).
  */
 class LongPollLoadIT {
 
-    private static final int WAITERS = 1_000;
+    private static final int WAITERS = defaultMaxLongPolls();
     private static final Duration RUN = Duration.ofSeconds(31);
     private static final int TIMEOUT_SECONDS = 5;
     /** The container's memory limit (deploy/kubernetes): 160Mi. */
     private static final long RSS_LIMIT_KIB = 160 * 1024;
+
+    private static int defaultMaxLongPolls() {
+        try {
+            return Integer.parseInt(dev.dra.sidecar.api.ApiConfig.class.getMethod("maxLongPolls")
+                    .getAnnotation(io.smallrye.config.WithDefault.class).value());
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
+    }
 
     /** The claim's object at {@code generation}, with the generation also as attribute {@code gen}. */
     private static String object(String claim, long generation) {
@@ -45,7 +54,7 @@ class LongPollLoadIT {
     }
 
     @Test
-    void thousandLongPollsUnderSteadyLoadCostNoThreadsAndAreAllAnswered() throws Exception {
+    void theAdmittedLongPollsUnderSteadyLoadCostNoThreadsAndAreAllAnswered() throws Exception {
         Path root = Files.createTempDirectory("dra-load").resolve("root");
         Path changing = root.resolve("resourceclaims/changing/gpu/gpu.example.com-metadata.json");
         Path still = root.resolve("resourceclaims/still/gpu/gpu.example.com-metadata.json");
@@ -90,7 +99,7 @@ class LongPollLoadIT {
             int threadsBefore = sidecar.threads();
             long rssBefore = sidecar.rssKib();
 
-            // The waiters: each re-polls as soon as it is answered, so a thousand wait at any time.
+            // The waiters: each re-polls as soon as it is answered, so WAITERS wait at any time.
             AtomicInteger answeredOnChange = new AtomicInteger();
             AtomicInteger answeredAtTimeout = new AtomicInteger();
             AtomicInteger outstanding = new AtomicInteger();
@@ -157,7 +166,7 @@ class LongPollLoadIT {
             assertTrue(answeredOnChange.get() >= changes * WAITERS / 2, "every change waiter answered at every change: "
                     + answeredOnChange.get());
             // Each timeout waiter polls again at once: at least 5 full rounds of 5 s fit in the 31 s (the first
-            // starts while the thousand requests are being sent, each round takes a little over 5 s).
+            // starts while the WAITERS requests are being sent, each round takes a little over 5 s).
             assertTrue(answeredAtTimeout.get() >= (RUN.toSeconds() / TIMEOUT_SECONDS - 1) * WAITERS / 2,
                     "every timeout waiter answered at each timeout: " + answeredAtTimeout.get());
             assertTrue(maxThreads - threadsBefore <= 4, "threads flat: " + threadsBefore + " before, max " + maxThreads);

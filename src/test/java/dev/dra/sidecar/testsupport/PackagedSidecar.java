@@ -105,17 +105,17 @@ public final class PackagedSidecar implements AutoCloseable {
     static final Path NATIVE = Path.of("target/jna-native/com/sun/jna");
 
     /**
-     * The image's JVM options (src/main/docker/jvm-options) but the AOT cache, with the heap the pod limit gives,
+     * The image's JVM options (src/main/docker/jvm-options) but the AOT cache options, with the heap the pod limit gives,
      * and the image's native library directory mapped to the build's.
      */
     private static List<String> imageJvmOptions() {
         try (Stream<String> lines = Files.lines(JVM_OPTIONS)) {
             List<String> options = new ArrayList<>(lines.map(String::trim)
-                    .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("-XX:AOTCache"))
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("-XX:AOT"))
                     .map(l -> l.replace("/deployments/native", NATIVE.toAbsolutePath().toString()))
                     .toList());
-            // MaxRAMPercentage=40 of a 160Mi container limit; outside a container it would be 40% of the host.
-            options.add("-Xmx64m");
+            // The heap the percentages give under the pod's 160Mi limit; outside a container they apply to the host.
+            options.add("-XX:MaxRAM=160m");
             return options;
         } catch (IOException e) {
             throw new UncheckedIOException(e);

@@ -1,0 +1,48 @@
+package dev.dra.sidecar.api;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.quarkus.runtime.Startup;
+import jakarta.inject.Singleton;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * Admits at most {@code dra.api.max-long-polls} waiting long polls. A long poll past the bound is refused at once
+ * with {@code 503 too-many-long-polls}, {@code Retry-After} and {@code Connection: close}, so that a client opening
+ * waits without end can make the sidecar hold neither more waiters nor their connections. Every refusal counts in
+ * {@code dra_long_poll_refusals_total}.
+ */
+@Singleton
+@Startup // the refusal counter is exposed, at 0, from the start
+class LongPollAdmission {
+
+    private final int max;
+    private final AtomicInteger admitted = new AtomicInteger();
+    private final Counter refusals;
+
+    LongPollAdmission(ApiConfig config, MeterRegistry registry) {
+        this.max = config.maxLongPolls();
+        this.refusals = Counter.builder("dra.long.poll.refusals")
+                .description("Long polls refused with 503 too-many-long-polls (dra.api.max-long-polls reached)")
+                .register(registry);
+    }
+
+    /**
+     * Takes one of the places; the caller must {@link #release()} it exactly once when the wait ends, however it
+     * ends.
+     *
+     * @throws ApiException {@code 503 too-many-long-polls} when every place is taken
+     */
+    void admit() {
+        if (admitted.incrementAndGet() > max) {
+            admitted.decrementAndGet();
+            refusals.increment();
+            throw new ApiException(ProblemType.TOO_MANY_LONG_POLLS, "this sidecar already holds its limit of " + max
+                    + " waiting long polls (dra.api.max-long-polls); poll again after Retry-After");
+        }
+    }
+
+    void release() {
+        admitted.decrementAndGet();
+    }
+}

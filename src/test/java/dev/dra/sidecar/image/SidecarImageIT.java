@@ -1,0 +1,362 @@
+package dev.dra.sidecar.image;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.FileTrees;
+import dev.dra.sidecar.api.ApiConfig;
+import io.smallrye.config.WithDefault;
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The container image as users deploy it: built from src/main/docker/ with the README's command, run with podman
+ * the way deploy/kubernetes/components/sidecar/sidecar.yaml runs it (src/test/image/run-like-pod.sh), on the
+ * sample tree plus one single-file bind mount that the host rewrites in place. Skipped, saying why, where podman
+ * cannot run containers.
+ */
+class SidecarImageIT {
+
+    static final String IMAGE = "dra-metadata-sidecar:0.1.0";
+    static final String ROOT_IN_CONTAINER = "/var/run/kubernetes.io/dra-device-attributes";
+    static final String REWRITTEN = "resourceclaims/net-claim/nic/dranet.example.com-metadata.json";
+    static final String API = "http://127.0.0.1:8089";
+    /** The management interface on a free port (the pod's 9000 is often taken on a shared test machine). */
+    static final int MANAGEMENT_PORT = dev.dra.sidecar.testsupport.LocalPorts.free();
+    static final String MANAGEMENT = "http://127.0.0.1:" + MANAGEMENT_PORT;
+    static final int FLOOD = 10_000;
+
+    private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+    private static final List<String> CONTAINERS = new ArrayList<>();
+    private static Path tree;
+    private static Path hostFile;
+
+    @BeforeAll
+    static void buildTheImage() throws Exception {
+        String why = Podman.whyPodmanCannotRun();
+        Assumptions.assumeTrue(why == null, () -> "image test skipped: " + why);
+        Podman.Result base = Podman.script(600, "temurin-standin.sh", List.of());
+        assertTrue(base.ok(), "no base image: " + base.output());
+        System.out.println("[image] " + base.output().strip());
+
+        List<String> build = readmeBuildCommand();
+        long started = System.nanoTime();
+        Podman.Result built = Podman.podman(900, build.subList(1, build.size()).toArray(String[]::new));
+        assertTrue(built.ok(), "podman build failed:\n" + built.output());
+        System.out.printf("[image] built %s in %d s: %s%n", IMAGE, seconds(started),
+                built.output().lines().filter(l -> l.startsWith("aot-training:")).findFirst().orElse(""));
+
+        tree = FileTrees.copyToTemporaryDirectory("deploy/sample/dra-device-attributes", "dra-image-tree");
+        try (var paths = Files.walk(tree)) { // the image's user 1001 reads it, as the kubelet's files are readable
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString(
+                        Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
+            }
+        }
+        hostFile = Files.createTempFile("dra-image-file", ".json");
+        Files.copy(tree.resolve(REWRITTEN), hostFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
+        Files.setPosixFilePermissions(hostFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
+    }
+
+    @AfterAll
+    static void removeContainers() {
+        for (String name : CONTAINERS) {
+            Podman.podman(60, "rm", "--force", "--time", "0", name);
+        }
+    }
+
+    /** The build command of the README's image section: {@code podman build ...} (docker takes the same words). */
+    static List<String> readmeBuildCommand() throws IOException {
+        String readme = Files.readString(Path.of("README.md"));
+        Matcher block = Pattern.compile("(?s)```shell\\n(\\./mvnw package[^\\n]*)\\n(podman build [^\\n]*)\\n```")
+                .matcher(readme);
+        assertTrue(block.find(), "README.md shows the image build as ./mvnw package ... then podman build ...");
+        assertEquals("./mvnw package -DskipTests", block.group(1), "the jar this test runs is the one ./mvnw verify packaged");
+        List<String> words = Arrays.asList(block.group(2).trim().split("\\s+"));
+        assertTrue(words.contains(IMAGE), "the README's tag is the one this test runs: " + words);
+        return words;
+    }
+
+    /** The memory limit of the sidecar container in the Kustomize component, in podman's spelling. */
+    static String manifestMemoryLimit() throws IOException {
+        JsonNode deployment = new YAMLMapper().readTree(Path.of("deploy/kubernetes/components/sidecar/sidecar.yaml").toFile());
+        String limit = deployment.at("/spec/template/spec/initContainers/0/resources/limits/memory").asText();
+        assertTrue(limit.matches("\\d+Mi"), "a limit in Mi: " + limit);
+        return limit.replace("Mi", "m");
+    }
+
+    private static String startLikePod(String name, String... extraPodmanOptions) throws IOException {
+        for (int port : new int[] {8089, MANAGEMENT_PORT}) {
+            try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                probe.close();
+            } catch (IOException e) {
+                fail("port " + port + " is taken on this machine; the pod-like container needs it: " + e.getMessage());
+            }
+        }
+        Podman.podman(60, "rm", "--force", "--time", "0", name);
+        List<String> args = new ArrayList<>(List.of(IMAGE, name, manifestMemoryLimit(), tree.toString(),
+                hostFile.toString(), REWRITTEN));
+        args.addAll(List.of("--", "--env", "QUARKUS_MANAGEMENT_PORT=" + MANAGEMENT_PORT));
+        args.addAll(List.of(extraPodmanOptions));
+        Podman.Result run = Podman.script(120, "run-like-pod.sh", args);
+        assertTrue(run.ok(), "podman run failed:\n" + run.output());
+        CONTAINERS.add(name);
+        return name;
+    }
+
+    /** Seconds from the container's process start to the first {@code started} UP seen (10 ms resolution). */
+    private static double awaitStarted(String name) throws Exception {
+        long pid = Long.parseLong(inspect(name, "{{.State.Pid}}"));
+        double processStart = Long.parseLong(Files.readString(Path.of("/proc/" + pid + "/stat"))
+                .replaceFirst("^.*\\) ", "").split(" ")[19]) / 100.0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (status(MANAGEMENT + "/q/health/started") == 200) {
+                double now = Double.parseDouble(Files.readString(Path.of("/proc/uptime")).split(" ")[0]);
+                return now - processStart;
+            }
+            if (!"running".equals(inspect(name, "{{.State.Status}}"))) {
+                fail(name + " ended during start-up:\n" + logs(name));
+            }
+            Thread.sleep(10);
+        }
+        fail(name + " did not report started within 60 s:\n" + logs(name));
+        return -1;
+    }
+
+    @Test
+    void runsAsThePodRunsItServesRewritesSurvivesALongPollFloodAndStopsCleanly() throws Exception {
+        String name = startLikePod("dra-image-it");
+        System.out.printf("[image] started UP %.2f s after the container's process started%n", awaitStarted(name));
+        assertEquals("1001:1001", Podman.podman(30, "exec", name, "sh", "-c", "echo $(id -u):$(id -g)").output().strip(),
+                "the image's numeric non-root user");
+        JsonNode config = new ObjectMapper().readTree(Podman.podman(30, "inspect", name).output()).get(0);
+        assertTrue(config.at("/HostConfig/ReadonlyRootfs").asBoolean(), "read-only root");
+        assertTrue(Podman.podman(30, "exec", name, "grep", "^CapEff:\t0000000000000000$", "/proc/1/status").ok(),
+                "no capabilities");
+        assertTrue(Podman.podman(30, "exec", name, "grep", "^NoNewPrivs:\t1$", "/proc/1/status").ok(),
+                "no-new-privileges");
+
+        HttpResponse<String> claims = get(API + "/claims");
+        assertEquals(200, claims.statusCode(), claims.body());
+        assertEquals("{\"claims\":[{\"name\":\"gpu-claim\",\"requests\":[\"gpu\"]},{\"name\":\"net-claim\",\"requests\":[\"nic\"]}]}\n",
+                claims.body(), "the sample tree, on 127.0.0.1:8089");
+        // JNA's native library loads under the read-only root with the 16Mi /tmp: the store watches each file.
+        assertTrue(get(MANAGEMENT + "/q/metrics").body().contains("dra_watch_mode{mode=\"inotify\"} 1.0"),
+                "inotify watch mode in the image:\n" + logs(name));
+
+        // The host rewrites the bind-mounted file in place (same inode), as a driver does.
+        String nicPath = API + "/claims/net-claim/nic";
+        String before = get(nicPath).headers().firstValue("ETag").orElseThrow();
+        rewriteInPlace("eth1", "eth9");
+        HttpResponse<String> rewritten = Eventually.await(Duration.ofSeconds(10), () -> get(nicPath),
+                r -> r.body().contains("\"interfaceName\":\"eth9\""), "the in-place rewrite is served");
+        String etag = rewritten.headers().firstValue("ETag").orElseThrow();
+        assertFalse(etag.equals(before));
+
+        flood(name, nicPath, etag);
+
+        long stopping = System.nanoTime();
+        int timeout = shutdownTimeoutSeconds();
+        Podman.Result stop = Podman.podman(timeout + 30, "stop", "--time", String.valueOf(timeout), name);
+        long stopMillis = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - stopping);
+        assertTrue(stop.ok(), stop.output());
+        assertEquals("0", inspect(name, "{{.State.ExitCode}}"), "SIGTERM ends the sidecar with 0:\n" + logs(name));
+        assertTrue(stopMillis < timeout * 1000L, "stopped within the " + timeout + " s shutdown timeout: " + stopMillis + " ms");
+        System.out.printf("[image] podman stop: exit 0 after %d ms%n", stopMillis);
+    }
+
+    /**
+     * 10,000 concurrent long polls from one NIO client: no OOM kill, every admitted waiter answered when the file
+     * changes, every other one refused with 503 too-many-long-polls or a refused connection, plain reads answered
+     * throughout.
+     */
+    private void flood(String name, String path, String etag) throws Exception {
+        Path cgroup = memoryCgroup(name);
+        try (LongPollFlood flood = new LongPollFlood(8089, "/claims/net-claim/nic", etag, 240, FLOOD)) {
+            long started = System.nanoTime();
+            int[] lastWaiting = {-1};
+            flood.runUntil(60_000, () -> {
+                int pending = flood.count(LongPollFlood.Outcome.PENDING);
+                int waiting = waiters();
+                boolean settled = waiting == pending && waiting == lastWaiting[0];
+                lastWaiting[0] = waiting;
+                return settled;
+            });
+            var counts = flood.counts();
+            int admitted = counts.get(LongPollFlood.Outcome.PENDING);
+            long rssUnderFlood = rss(cgroup);
+            System.out.printf("[image] flood of %d long polls after %d s: %s; cgroup rss %d MiB%n", FLOOD,
+                    seconds(started), counts, rssUnderFlood >> 20);
+            assertEquals(admitted, waiters(), "every open long poll waits in the sidecar: " + counts);
+            assertTrue(admitted > 0 && admitted <= maxLongPolls(), "admitted up to dra.api.max-long-polls: " + counts);
+            assertTrue(counts.get(LongPollFlood.Outcome.REFUSED_503) > 0, "the excess gets the clear error: " + counts);
+            assertEquals(0, counts.get(LongPollFlood.Outcome.OTHER_ANSWER), counts + "\n" + flood.otherAnswers());
+
+            assertEquals(200, get(API + "/claims").statusCode(), "plain reads during the flood");
+            assertEquals(200, status(MANAGEMENT + "/q/health/live"), "liveness during the flood");
+
+            rewriteInPlace("eth9", "eth7");
+            flood.runUntil(60_000, () -> flood.count(LongPollFlood.Outcome.PENDING) == 0);
+            String changed = get(path).headers().firstValue("ETag").orElseThrow();
+            assertEquals(admitted, flood.answeredWith(changed), "every admitted waiter got the change: " + flood.counts());
+            assertEquals(FLOOD - admitted, flood.count(LongPollFlood.Outcome.REFUSED_503)
+                    + flood.count(LongPollFlood.Outcome.CONNECTION_REFUSED), "the rest refused: " + flood.counts());
+        }
+        assertEquals("running", inspect(name, "{{.State.Status}}"), logs(name));
+        assertEquals("false", inspect(name, "{{.State.OOMKilled}}"));
+        assertEquals(200, get(API + "/claims").statusCode(), "plain reads after the flood");
+        String metrics = get(MANAGEMENT + "/q/metrics").body();
+        assertTrue(metrics.matches("(?s).*\\ndra_long_poll_refusals_total [1-9].*"), "refusals are counted");
+        System.out.printf("[image] peak cgroup usage %d MiB of %s%n",
+                Long.parseLong(Files.readString(cgroup.resolve("memory.max_usage_in_bytes")).strip()) >> 20,
+                manifestMemoryLimit());
+    }
+
+    @Test
+    void jsonLogSwitch() throws Exception {
+        String name = startLikePod("dra-image-it-json", "--env", "QUARKUS_LOG_CONSOLE_JSON_ENABLED=true");
+        awaitStarted(name);
+        String log = logs(name);
+        ObjectMapper json = new ObjectMapper();
+        List<String> lines = log.lines().filter(l -> !l.isBlank()).toList();
+        assertFalse(lines.isEmpty());
+        for (String line : lines) {
+            assertTrue(json.readTree(line).has("level"), "a JSON log line: " + line);
+        }
+        assertTrue(log.contains("Metadata root " + ROOT_IN_CONTAINER + " found"), log);
+        Podman.podman(60, "stop", "--time", "10", name);
+    }
+
+    /**
+     * The image runs with {@code -XX:AOTMode=on}: a cache that does not match the JVM (here: the object header
+     * layout turned the other way) stops the start with the JVM's error instead of a silent slow start. That the
+     * pod-like container starts at all therefore proves that its cache is used.
+     */
+    @Test
+    void aMismatchedAotCacheFailsTheStart() throws Exception {
+        List<String> options = Files.readAllLines(Path.of("src/main/docker/jvm-options")).stream().map(String::strip)
+                .filter(l -> !l.isEmpty() && !l.startsWith("#")).toList();
+        assertTrue(options.contains("-XX:AOTMode=on"), "the image requires its AOT cache");
+        String flip = options.contains("-XX:+UseCompactObjectHeaders") ? "-XX:-UseCompactObjectHeaders"
+                : "-XX:+UseCompactObjectHeaders";
+        String name = "dra-image-it-mismatch";
+        Podman.podman(60, "rm", "--force", "--time", "0", name);
+        CONTAINERS.add(name);
+        Podman.Result run = Podman.podman(120, "run", "--name", name, "--network", "none", "--entrypoint", "java",
+                IMAGE, "@/deployments/jvm-options", flip, "-jar", "/deployments/quarkus-run.jar");
+        assertTrue(run.exit() != 0, "a mismatched cache must not start:\n" + run.output());
+        assertTrue(run.output().contains("Unable to use AOT cache"), run.output());
+    }
+
+    private static void rewriteInPlace(String from, String to) throws IOException {
+        String content = Files.readString(hostFile);
+        assertTrue(content.contains("\"" + from + "\""), content);
+        Files.writeString(hostFile, content.replace("\"" + from + "\"", "\"" + to + "\""), StandardOpenOption.WRITE,
+                StandardOpenOption.TRUNCATE_EXISTING);
+    }
+
+    private static int shutdownTimeoutSeconds() throws IOException {
+        return Integer.parseInt(property("quarkus.shutdown.timeout").replace("s", ""));
+    }
+
+    private static int maxLongPolls() throws ReflectiveOperationException {
+        return Integer.parseInt(ApiConfig.class.getMethod("maxLongPolls").getAnnotation(WithDefault.class).value());
+    }
+
+    private static String property(String key) throws IOException {
+        for (String line : Files.readAllLines(Path.of("src/main/resources/application.properties"))) {
+            if (line.startsWith(key + "=")) {
+                return line.substring(key.length() + 1).strip();
+            }
+        }
+        throw new IllegalStateException(key + " is not in application.properties");
+    }
+
+    private static int waiters() {
+        Matcher sample = Pattern.compile("(?m)^dra_long_poll_waiters (\\S+)$").matcher(get(MANAGEMENT + "/q/metrics").body());
+        return sample.find() ? (int) Double.parseDouble(sample.group(1)) : -1;
+    }
+
+    /** The container's memory cgroup (v1) on the host. */
+    private static Path memoryCgroup(String name) throws IOException {
+        String pid = inspect(name, "{{.State.Pid}}");
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/cgroup"))) {
+            String[] parts = line.split(":", 3);
+            if (Arrays.asList(parts[1].split(",")).contains("memory")) {
+                return Path.of("/sys/fs/cgroup/memory" + parts[2]);
+            }
+        }
+        throw new IllegalStateException("no memory cgroup for " + name);
+    }
+
+    /** {@code rss} of the cgroup's memory.stat: anonymous memory charged to the container. */
+    static long rss(Path cgroup) throws IOException {
+        for (String line : Files.readAllLines(cgroup.resolve("memory.stat"))) {
+            if (line.startsWith("rss ")) {
+                return Long.parseLong(line.substring(4).strip());
+            }
+        }
+        throw new IllegalStateException("no rss in " + cgroup);
+    }
+
+    private static String inspect(String name, String format) {
+        return Podman.podman(30, "inspect", "--format", format, name).output().strip();
+    }
+
+    private static String logs(String name) {
+        return Podman.podman(30, "logs", name).output();
+    }
+
+    private static HttpResponse<String> get(String url) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(url + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    private static int status(String url) {
+        try {
+            return get(url).statusCode();
+        } catch (IllegalStateException e) {
+            return -1;
+        }
+    }
+
+    private static long seconds(long startedNanos) {
+        return TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos);
+    }
+}
