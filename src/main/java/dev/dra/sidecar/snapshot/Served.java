@@ -12,7 +12,7 @@ public sealed interface Served permits Served.Available, Served.Unavailable {
      * @param etag strong ETag of {@code body}, quoted
      * @param sourceVersions the apiVersion(s) decoded, comma-separated in file order; {@code null} for bodies
      *     that are not DeviceMetadata (indexes, attribute values)
-     * @param staleReason non-null when a file's latest read failed and its last good object is served instead
+     * @param staleReason non-null when the latest read of a settled file failed and its last good object is served instead
      */
     record Available(byte[] body, String etag, String sourceVersions, String staleReason) implements Served {}
 

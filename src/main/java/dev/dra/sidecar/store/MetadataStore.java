@@ -39,8 +39,10 @@ import org.jboss.logging.Logger;
  * only when it changed or an event said it was written, and publishes a new snapshot only when what readers
  * would see changed. Readers call {@link #current()} and never block that thread.
  *
- * <p>Torn reads never reach a reader: once a file decoded, a failed read keeps serving the last good object,
- * marked stale with the reason, and is retried with a doubling backoff until a good read replaces it. A file
+ * <p>Torn reads never reach a reader: a read that overlapped a write is discarded, and once a file decoded, a
+ * failed read of a file being written is retried once the file settles; readers see stale only when a settled
+ * file fails. Then the last good object stays served, marked stale with the reason, and the file is retried with
+ * a doubling backoff until a good read replaces it. A file
  * whose path leads to a deleted file (a bind mount of a file the host replaced by rename) keeps serving its last
  * object, marked detached.
  */
@@ -62,9 +64,10 @@ public final class MetadataStore implements AutoCloseable {
 
     /**
      * File timestamps advance in ticks of a few milliseconds: a rewrite within the same tick as our read keeps
-     * size and time. A file modified this recently before a read is read once more when this much has passed.
+     * size and time. A file modified this recently before a read is read once more when this much has passed,
+     * and a failed read of it (empty or cut short: a driver between truncate and write) is not served until then.
      */
-    private static final long SETTLE_MILLIS = 100;
+    static final long SETTLE_MILLIS = 100;
 
     /**
      * A fingerprint poll or walk of a tree so large that it costs more CPU than {@code interval / factor} is
@@ -425,7 +428,7 @@ public final class MetadataStore implements AutoCloseable {
         } catch (NoSuchFileException e) {
             throw e;
         } catch (IOException e) {
-            return failed(file, now, new MetadataDecodeException(FailureCode.UNREADABLE,
+            return failed(file, now, 0, new MetadataDecodeException(FailureCode.UNREADABLE,
                     file.ref.path() + ": cannot read file attributes: " + reason(e)));
         }
         Fingerprint fingerprint = stat.fingerprint();
@@ -479,30 +482,37 @@ public final class MetadataStore implements AutoCloseable {
             // more when the tick has surely passed.
             file.checkAt(now + TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS - Math.max(0, sinceModified)), true);
         }
+        // A file modified this recently may be between a driver's truncate and write: a failure is held back
+        // until then. A modification time in the future is no write in progress: its failure is served.
+        long settlingNanos = unsettled && sinceModified >= 0
+                ? TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS - sinceModified) : 0;
         DecodedMetadata decoded;
         try {
             Path target = real == null ? resolveInside(file) : real;
             byte[] bytes = readSteady(target, stat.fingerprint(), unsettled);
             if (bytes == null) {
-                return failed(file, now, new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
-                        file.ref.path() + ": rewritten while being read; reading again"));
+                // Written during the read: the file has just been modified, whatever the stat before said.
+                return failed(file, now, TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS),
+                        new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
+                                file.ref.path() + ": rewritten while being read; reading again"));
             }
             decoded = MetadataStreamDecoder.decode(bytes, file.ref.path().toString());
         } catch (MetadataDecodeException e) {
-            return failed(file, now, e);
+            return failed(file, now, settlingNanos, e);
         } catch (NoSuchFileException e) {
             throw e;
         } catch (IOException e) {
-            return failed(file, now, new MetadataDecodeException(FailureCode.UNREADABLE,
+            return failed(file, now, 0, new MetadataDecodeException(FailureCode.UNREADABLE,
                     file.ref.path() + ": cannot read file: " + reason(e)));
         }
         observer.fileRead(null);
         return file.readSucceeded(decoded);
     }
 
-    private boolean failed(TrackedFile file, long now, MetadataDecodeException failure) {
+    /** @param settlingNanos how long until the file has settled, 0 when it has ({@link TrackedFile#readFailed}) */
+    private boolean failed(TrackedFile file, long now, long settlingNanos, MetadataDecodeException failure) {
         observer.fileRead(failure.code());
-        return file.readFailed(failure, now, config.retryBackoffMin(), config.retryBackoffMax());
+        return file.readFailed(failure, now, settlingNanos, config.retryBackoffMin(), config.retryBackoffMax());
     }
 
     /** Where the file leads now; a file that now leads out of the root is treated as gone (the walk drops it). */

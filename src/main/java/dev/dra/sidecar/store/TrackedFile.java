@@ -6,12 +6,15 @@ import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.snapshot.FileState;
 import java.time.Duration;
+import java.util.EnumSet;
+import java.util.Set;
 import org.jboss.logging.Logger;
 
 /**
  * The refresh loop's memory of one file, and the rules of its states: every transition (read succeeded, read
  * failed, detached, removed) is a method here that logs what a person needs to know and says whether what readers
- * see changed. Owned and mutated by the refresh thread only; what readers see is copied into the immutable
+ * see changed. A failed read of a file being written is retried once the file settles; readers see stale only
+ * when a settled file fails. Owned and mutated by the refresh thread only; what readers see is copied into the immutable
  * snapshot.
  */
 final class TrackedFile {
@@ -32,7 +35,7 @@ final class TrackedFile {
 
     record Fresh(Good good) implements Serving {}
 
-    /** The latest read failed: the last good object is served, with the reason. */
+    /** The latest read, of a settled file, failed: the last good object is served, with the reason. */
     record Stale(Good good, FailureCode code, String reason) implements Serving {}
 
     /** Pinned to a deleted file: the last good object is served, and nothing newer can come. */
@@ -43,6 +46,10 @@ final class TrackedFile {
 
     private static final Logger LOG = Logger.getLogger(MetadataStore.class);
     private static final Unread UNREAD = new Unread();
+
+    /** What a read of a file caught between a driver's truncate and write finds: nothing, or a stream cut short. */
+    private static final Set<FailureCode> MID_WRITE = EnumSet.of(FailureCode.NO_METADATA_OBJECTS,
+            FailureCode.MALFORMED_STREAM);
 
     final MetadataFileRef ref;
 
@@ -128,10 +135,23 @@ final class TrackedFile {
     }
 
     /**
-     * The read failed: the last good object stays served, marked stale, and a retry is scheduled after a backoff
-     * that doubles from {@code min} up to {@code max}. @return whether what readers see changed
+     * The read failed. A failed read of a file being written is retried once the file settles; readers see stale
+     * only when a settled file fails. So when the file serves an object and the read found it empty or cut short
+     * while it was being written ({@code settlingNanos > 0}: modified within the settle window before the read,
+     * or during it), nothing readers see changes and the file is read again in {@code settlingNanos}. Otherwise
+     * the last good object stays served, marked stale (with none, the failure is served), and a retry is
+     * scheduled after a backoff that doubles from {@code min} up to {@code max}.
+     *
+     * @return whether what readers see changed
      */
-    boolean readFailed(MetadataDecodeException failure, long nowNanos, Duration min, Duration max) {
+    boolean readFailed(MetadataDecodeException failure, long nowNanos, long settlingNanos, Duration min,
+            Duration max) {
+        if (settlingNanos > 0 && MID_WRITE.contains(failure.code()) && good(served) != null) {
+            checkAt(nowNanos + settlingNanos, true);
+            LOG.debugf("%s: read while being written, reading again once it settles: %s", ref.path(),
+                    failure.getMessage());
+            return false;
+        }
         Served before = served;
         backoffNanos = backoffNanos == 0 ? min.toNanos() : Math.min(backoffNanos * 2, max.toNanos());
         checkAt(nowNanos + backoffNanos, true);

@@ -151,6 +151,32 @@ class MetadataStoreFilesTest {
 
     @ParameterizedTest(name = "watch={0}")
     @ValueSource(booleans = {true, false})
+    void aFileLeftEmptyIsServedStaleWithTheReasonOnlyOnceItSettled(boolean watch) throws IOException {
+        root = temp.resolve("root");
+        Path f = file(root, CLAIM, "c", "r", "d");
+        create(f, metadata(1));
+        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch)))) {
+            MetadataFiles.rewriteInPlace(f, new byte[0]); // truncated, and the write never comes
+            long modified = Files.getLastModifiedTime(f).toMillis();
+            visible("left-empty", watch, store, () -> {
+                var served = driver(store.current(), CLAIM, "c", "r", "d").served();
+                return served instanceof Served.Available a && a.staleReason() != null;
+            });
+            long sinceModified = System.currentTimeMillis() - modified;
+            assertTrue(sinceModified >= MetadataStore.SETTLE_MILLIS, "served stale " + sinceModified
+                    + " ms after the truncate: a write may still have been coming");
+            var served = (Served.Available) driver(store.current(), CLAIM, "c", "r", "d").served();
+            assertTrue(served.staleReason().startsWith("no-metadata-objects: "), served.staleReason());
+            assertEquals(1L, gen(store, CLAIM, "c", "r", "d"), "the last good object stays served");
+
+            MetadataFiles.rewriteInPlace(f, metadata(2));
+            visible("rewrite-in-place", watch, store, () -> Long.valueOf(2).equals(gen(store, CLAIM, "c", "r", "d")));
+            assertNull(((Served.Available) driver(store.current(), CLAIM, "c", "r", "d").served()).staleReason());
+        }
+    }
+
+    @ParameterizedTest(name = "watch={0}")
+    @ValueSource(booleans = {true, false})
     void replacementByRenameIsSeen(boolean watch) throws IOException {
         root = temp.resolve("root");
         Path f = file(root, TEMPLATE_CLAIM, "gpu", "gpu", "gpu.example.com");

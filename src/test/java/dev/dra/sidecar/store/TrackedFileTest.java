@@ -34,18 +34,25 @@ class TrackedFileTest {
         return new MetadataDecodeException(FailureCode.MALFORMED_STREAM, "cut short");
     }
 
+    private static MetadataDecodeException empty() {
+        return new MetadataDecodeException(FailureCode.NO_METADATA_OBJECTS, "empty");
+    }
+
+    /** What is left of the settle window of a file modified just before the read. */
+    private static final long SETTLING = 80;
+
     @Test
     void aFailureBeforeAnyGoodReadIsServedAndRetriedWithADoublingCappedBackoff() {
         assertFalse(file.wasRead());
-        assertTrue(file.readFailed(torn(), 0, MIN, MAX));
+        assertTrue(file.readFailed(torn(), 0, 0, MIN, MAX));
         assertEquals(FileState.FAILED, file.state());
         assertEquals(MIN.toNanos(), file.checkAtNanos);
         assertTrue(file.readRequested, "a retry reads even if the fingerprint did not change");
         file.checked();
-        assertFalse(file.readFailed(torn(), 0, MIN, MAX), "the same failure again: nothing new for readers");
+        assertFalse(file.readFailed(torn(), 0, 0, MIN, MAX), "the same failure again: nothing new for readers");
         assertEquals(2 * MIN.toNanos(), file.checkAtNanos);
         file.checked();
-        file.readFailed(torn(), 0, MIN, MAX);
+        file.readFailed(torn(), 0, 0, MIN, MAX);
         assertEquals(MAX.toNanos(), file.checkAtNanos, "capped");
     }
 
@@ -56,7 +63,7 @@ class TrackedFileTest {
         assertNull(file.staleReason());
         assertFalse(file.readSucceeded(decoded(1)), "the same object again: nothing new for readers");
 
-        assertTrue(file.readFailed(torn(), 0, MIN, MAX));
+        assertTrue(file.readFailed(torn(), 0, 0, MIN, MAX));
         assertEquals(FileState.STALE, file.state());
         assertEquals(1L, file.good().object().metadata().generation());
         assertEquals("malformed-stream: cut short", file.staleReason());
@@ -65,8 +72,46 @@ class TrackedFileTest {
         assertEquals(FileState.OK, file.state());
         assertEquals(2L, file.good().object().metadata().generation());
         file.checked();
-        file.readFailed(torn(), 0, MIN, MAX);
+        file.readFailed(torn(), 0, 0, MIN, MAX);
         assertEquals(MIN.toNanos(), file.checkAtNanos, "a good read resets the backoff");
+    }
+
+    @Test
+    void anEmptyOrCutShortReadOfAFileBeingWrittenChangesNothingAndIsReadAgainOnceItSettles() throws Exception {
+        file.readSucceeded(decoded(1));
+        file.checked();
+        assertFalse(file.readFailed(empty(), 100, SETTLING, MIN, MAX), "truncated, not written yet: nothing new");
+        assertEquals(FileState.OK, file.state());
+        assertNull(file.staleReason());
+        assertEquals(100 + SETTLING, file.checkAtNanos, "read again when the file has settled");
+        assertTrue(file.readRequested);
+        assertFalse(file.readFailed(torn(), 120, SETTLING, MIN, MAX), "half written: nothing new");
+        assertFalse(file.readSucceeded(decoded(1)), "written: the same object, nothing to publish");
+        assertEquals(FileState.OK, file.state());
+
+        file.checked();
+        assertTrue(file.readFailed(empty(), 300, 0, MIN, MAX), "still empty once settled: stale");
+        assertEquals(FileState.STALE, file.state());
+        assertEquals("no-metadata-objects: empty", file.staleReason());
+        assertEquals(1L, file.good().object().metadata().generation());
+        assertEquals(300 + MIN.toNanos(), file.checkAtNanos, "retried with the backoff");
+        assertFalse(file.readFailed(torn(), 400, SETTLING, MIN, MAX), "being written again: stays as it is");
+        assertEquals("no-metadata-objects: empty", file.staleReason());
+    }
+
+    @Test
+    void aWriteInProgressCannotExplainOtherFailuresNorHideTheOnlyOneThereIs() throws Exception {
+        assertTrue(file.readFailed(empty(), 0, SETTLING, MIN, MAX), "nothing better to serve than the failure");
+        assertEquals(FileState.FAILED, file.state());
+
+        file.readSucceeded(decoded(1));
+        assertTrue(file.readFailed(new MetadataDecodeException(FailureCode.UNREADABLE, "permission denied"), 0,
+                SETTLING, MIN, MAX), "a write leaves a file empty or cut short, never unreadable");
+        assertEquals("unreadable: permission denied", file.staleReason());
+        file.readSucceeded(decoded(1));
+        assertTrue(file.readFailed(new MetadataDecodeException(FailureCode.INVALID_OBJECT, "no devices"), 0,
+                SETTLING, MIN, MAX));
+        assertEquals(FileState.STALE, file.state());
     }
 
     @Test
