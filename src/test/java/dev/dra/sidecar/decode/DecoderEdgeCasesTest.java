@@ -7,6 +7,8 @@ import static dev.dra.sidecar.decode.FailureCode.NO_METADATA_OBJECTS;
 import static dev.dra.sidecar.decode.TestStreams.ALPHA;
 import static dev.dra.sidecar.decode.TestStreams.BETA;
 import static dev.dra.sidecar.decode.TestStreams.UNKNOWN;
+import static dev.dra.sidecar.decode.TestStreams.bytes;
+import static dev.dra.sidecar.decode.TestStreams.concat;
 import static dev.dra.sidecar.decode.TestStreams.V1ALPHA1;
 import static dev.dra.sidecar.decode.TestStreams.V1BETA1;
 import static org.junit.jupiter.api.Assertions.assertEquals;
@@ -23,7 +25,6 @@ import dev.dra.sidecar.model.ManagedFieldsEntry;
 import dev.dra.sidecar.model.NetworkDeviceData;
 import dev.dra.sidecar.model.ObjectMeta;
 import dev.dra.sidecar.model.OwnerReference;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -798,18 +799,6 @@ class DecoderEdgeCasesTest {
             b[i] = (byte) values[i];
         }
         return b;
-    }
-
-    static byte[] concat(Object... parts) {
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        for (Object p : parts) {
-            out.writeBytes(bytes(p));
-        }
-        return out.toByteArray();
-    }
-
-    static byte[] bytes(Object stream) {
-        return stream instanceof String s ? s.getBytes(StandardCharsets.UTF_8) : (byte[]) stream;
     }
 
     static String visible(String s) {

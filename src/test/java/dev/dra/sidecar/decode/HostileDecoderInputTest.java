@@ -226,7 +226,7 @@ class HostileDecoderInputTest {
                 case 5 -> utf8(known() + ",\"metadata\":{\"labels\":{" + collidingKeys(12) + "}}}");
                 case 6 -> utf8(repeat("{\"kind\":\"K\",\"apiVersion\":\"g/v" + random.nextInt(9) + "\"}", n / 40)
                         + (random.nextBoolean() ? known() + "}" : ""));
-                case 7 -> withBytes(known() + ",\"podClaimName\":\"", invalidUtf8(n / 10), "\"}");
+                case 7 -> TestStreams.concat(known() + ",\"podClaimName\":\"", invalidUtf8(n / 10), "\"}");
                 case 8 -> utf8(known() + ",\"podClaimName\":\"" + repeat("\\ud800", n / 6) + "\"}");
                 default -> utf8(known() + ",\"requests\":[" + repeat("{\"name\":\"r\",\"devices\":[{\"name\":\"d\"}]},", n / 40)
                         + "{\"name\":\"last\"}]}");
@@ -236,8 +236,8 @@ class HostileDecoderInputTest {
         /** Short inputs aimed at one rule each. */
         private byte[] small(int kind) {
             return switch (kind) {
-                case 0 -> withBytes("", new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, known() + "}");
-                case 1 -> withBytes(TestStreams.UNKNOWN, new byte[] {0}, known() + "}");
+                case 0 -> TestStreams.concat("", new byte[] {(byte) 0xEF, (byte) 0xBB, (byte) 0xBF}, known() + "}");
+                case 1 -> TestStreams.concat(TestStreams.UNKNOWN, new byte[] {0}, known() + "}");
                 case 2 -> utf8(known() + ",\"podClaimName\":\"unclosed");
                 case 3 -> utf8(nested(9_990 + random.nextInt(20)));
                 case 4 -> utf8(known() + ",\"metadata\":{\"generation\":" + pick("2.5", "2.0", "1e3", "\"1\"", "9223372036854775808",
@@ -250,7 +250,7 @@ class HostileDecoderInputTest {
                 case 8 -> utf8("{\"kind\":\"" + pick("DeviceMetadata", "Status", "WatchEvent", "") + "\",\"apiVersion\":\""
                         + pick("v1", "/", "a/b/c", "metadata.resource.k8s.io/__internal", "metadata.resource.k8s.io/v1beta1", "")
                         + "\"}" + known() + "}");
-                default -> withBytes(known() + ",\"x\":\"", invalidUtf8(64), "\",", invalidUtf8(3), "}");
+                default -> TestStreams.concat(known() + ",\"x\":\"", invalidUtf8(64), "\",", invalidUtf8(3), "}");
             };
         }
 
@@ -318,14 +318,6 @@ class HostileDecoderInputTest {
 
         private static byte[] utf8(String s) {
             return s.getBytes(StandardCharsets.UTF_8);
-        }
-
-        private static byte[] withBytes(Object... parts) {
-            ByteArrayOutputStream out = new ByteArrayOutputStream();
-            for (Object p : parts) {
-                out.writeBytes(p instanceof String s ? utf8(s) : (byte[]) p);
-            }
-            return out.toByteArray();
         }
     }
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.net.URISyntaxException;
@@ -44,6 +45,20 @@ final class TestStreams {
 
     static byte[] utf8(String s) {
         return s.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /** The bytes of {@code parts} one after the other: each a {@code String} (as UTF-8) or a {@code byte[]}. */
+    static byte[] concat(Object... parts) {
+        ByteArrayOutputStream out = new ByteArrayOutputStream();
+        for (Object part : parts) {
+            out.writeBytes(bytes(part));
+        }
+        return out.toByteArray();
+    }
+
+    /** A stream given as a {@code String} (as UTF-8) or as {@code byte[]}. */
+    static byte[] bytes(Object stream) {
+        return stream instanceof String s ? utf8(s) : (byte[]) stream;
     }
 
     static DecodedMetadata decode(String stream) {
