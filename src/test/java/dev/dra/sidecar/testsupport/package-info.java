@@ -4,7 +4,9 @@
  * ({@link dev.dra.sidecar.testsupport.MetadataFiles}), metadata objects ({@link
  * dev.dra.sidecar.testsupport.DeviceMetadataJson}), temporary trees ({@link dev.dra.sidecar.testsupport.FileTrees}),
  * free loopback ports ({@link dev.dra.sidecar.testsupport.LocalPorts}), and the packaged jar as a child process
- * for {@code *IT} tests ({@link dev.dra.sidecar.testsupport.PackagedSidecar}).
+ * for {@code *IT} tests ({@link dev.dra.sidecar.testsupport.PackagedSidecar}). RestAssured in every
+ * {@code @QuarkusTest} closes each connection after its response ({@link
+ * dev.dra.sidecar.testsupport.WellBehavedHttpClients}), so tests never hold the server's connection limit.
  *
  * <p>The helpers fail loudly: a condition that is not reached is an assertion failure naming what was awaited; I/O
  * errors of the file helpers surface as {@link java.io.UncheckedIOException}. Nothing here mocks a part of the
