@@ -2,11 +2,13 @@ package dev.dra.sidecar.api;
 
 import static io.restassured.RestAssured.given;
 import static java.util.Map.entry;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.quarkus.test.junit.QuarkusTest;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Map;
@@ -14,12 +16,16 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The checked-in OpenAPI document is what the sidecar serves. When an API change makes this fail, copy
- * {@code target/openapi/openapi.yaml} (written by the build) to {@code src/main/openapi/openapi.yaml} and review
- * the diff; {@code src/test/openapi/check.sh} then lints it and compiles a generated client.
+ * The OpenAPI document the sidecar serves is the checked-in one, and the checked-in one is what the build generates.
+ * When an API change makes {@link #checkedInDocumentsAreTheGeneratedOnes} fail, copy {@code target/openapi/*}
+ * (written by the build) over {@code src/main/openapi/} and review the diff; {@code src/test/openapi/check.sh} then
+ * lints it and compiles a generated client.
  */
 @QuarkusTest
 class OpenApiDocumentTest {
+
+    private static final Path CHECKED_IN = Path.of("src/main/openapi");
+    private static final Path GENERATED = Path.of("target/openapi");
 
     /** The management interface's port; random in tests, and Quarkus publishes the one it bound. */
     static String managementUrl(String path) {
@@ -28,14 +34,32 @@ class OpenApiDocumentTest {
         return "http://localhost:" + port + path;
     }
 
+    /** Written by this test run's build (quarkus.smallrye-openapi.store-schema-directory), compared as trees. */
     @Test
-    void servedDocumentIsTheCheckedInOne() throws Exception {
-        String served = given().accept("application/yaml").get(managementUrl("/q/openapi")).then().statusCode(200).extract().asString();
-        String stored = Files.readString(Path.of("src/main/openapi/openapi.yaml"));
-        // Compared as trees: the build and the server may order keys differently.
+    void checkedInDocumentsAreTheGeneratedOnes() throws Exception {
         ObjectMapper yaml = new ObjectMapper(new YAMLFactory());
-        assertEquals(yaml.readTree(stored), yaml.readTree(served),
-                "src/main/openapi/openapi.yaml is out of date: copy target/openapi/openapi.yaml over it");
+        for (String name : new String[] {"openapi.yaml", "openapi.json"}) {
+            assertEquals(yaml.readTree(Files.readString(GENERATED.resolve(name))),
+                    yaml.readTree(Files.readString(CHECKED_IN.resolve(name))),
+                    "src/main/openapi/" + name + " is out of date: copy target/openapi/" + name + " over it");
+        }
+    }
+
+    @Test
+    void servesTheCheckedInDocumentAsYamlOrJson() throws Exception {
+        String yaml = Files.readString(CHECKED_IN.resolve("openapi.yaml"));
+        String json = Files.readString(CHECKED_IN.resolve("openapi.json"));
+        given().get(managementUrl("/q/openapi")).then().statusCode(200)
+                .contentType("application/yaml;charset=UTF-8").body(equalTo(yaml));
+        given().get(managementUrl("/q/openapi.yaml")).then().statusCode(200).body(equalTo(yaml));
+        given().get(managementUrl("/q/openapi.yml")).then().statusCode(200).body(equalTo(yaml));
+        given().accept("application/json").get(managementUrl("/q/openapi")).then().statusCode(200)
+                .contentType("application/json;charset=UTF-8").body(equalTo(json));
+        given().queryParam("format", "json").get(managementUrl("/q/openapi")).then().statusCode(200)
+                .body(equalTo(json));
+        given().get(managementUrl("/q/openapi.json")).then().statusCode(200).body(equalTo(json));
+        given().head(managementUrl("/q/openapi")).then().statusCode(200)
+                .header("Content-Length", String.valueOf(yaml.getBytes(StandardCharsets.UTF_8).length));
     }
 
     /**

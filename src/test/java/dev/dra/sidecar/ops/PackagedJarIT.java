@@ -14,6 +14,7 @@ import java.io.UncheckedIOException;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
@@ -23,8 +24,9 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * The packaged application as kubelet runs it: one setting switches the console to JSON lines, and SIGTERM
- * answers a waiting long poll with a normal 200 and ends the process well within the shutdown timeout.
+ * The packaged application as kubelet runs it: one setting switches the console to JSON lines, SIGTERM answers a
+ * waiting long poll with a normal 200 and ends the process well within the shutdown timeout, and the OpenAPI
+ * document is served as checked in.
  */
 class PackagedJarIT {
 
@@ -72,6 +74,30 @@ class PackagedJarIT {
                 assertFalse(message.contains("/claims/gpu-claim/gpu"), "nothing logged per request: " + line);
             }
             assertTrue(rootFound, "the store's log line, as JSON: " + lines);
+        }
+    }
+
+    /**
+     * The packaged sidecar serves the checked-in OpenAPI document, and never loads SmallRye OpenAPI's model, readers
+     * or writers: nothing of the document is parsed or written at run time (api.PublishedOpenApiDocument).
+     */
+    @Test
+    void servesTheCheckedInOpenApiDocumentWithoutParsingIt() throws Exception {
+        Path classes = Path.of("target/reliability/packaged-jar-openapi-classes.log").toAbsolutePath();
+        try (PackagedSidecar sidecar = PackagedSidecar.start("packaged-jar-openapi", OpsTestTree.copyOfSample(),
+                List.of(), List.of(), Map.of(), Map.of("JAVA_TOOL_OPTIONS", "-Xlog:class+load=info:file=" + classes))) {
+            HttpResponse<String> yaml = sidecar.management("/q/openapi");
+            assertEquals(200, yaml.statusCode());
+            assertEquals(Files.readString(Path.of("src/main/openapi/openapi.yaml")), yaml.body());
+            HttpResponse<String> json = sidecar.management("/q/openapi.json");
+            assertEquals(200, json.statusCode());
+            assertEquals(Files.readString(Path.of("src/main/openapi/openapi.json")), json.body());
+
+            List<String> openApiClasses = Files.readAllLines(classes).stream()
+                    .filter(line -> line.contains(" io.smallrye.openapi.")).toList();
+            assertTrue(Files.readString(classes).contains(" dev.dra.sidecar.api.PublishedOpenApiDocument "),
+                    "the class-load log covers the application");
+            assertEquals(List.of(), openApiClasses, "SmallRye OpenAPI classes loaded at run time");
         }
     }
 
