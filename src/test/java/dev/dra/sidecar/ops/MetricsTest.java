@@ -45,6 +45,19 @@ class MetricsTest {
         assertTrue(cycles != null && cycles >= 1, "the first scan is a reported refresh cycle: " + cycles);
     }
 
+    /** Bound by JvmMetrics before the first scrape is answered: the set Quarkus' JVM binder has. */
+    @Test
+    void theJvmIsReported() {
+        List<String> names = List.of("jvm_info_total", "jvm_memory_used_bytes", "jvm_memory_max_bytes",
+                "jvm_threads_live_threads", "jvm_classes_loaded_classes", "jvm_gc_memory_allocated_bytes_total",
+                "jvm_gc_live_data_size_bytes", "jvm_gc_overhead", "jvm_memory_usage_after_gc");
+        PrometheusText text = scrape();
+        for (String name : names) {
+            assertTrue(!text.find(name, Map.of()).isEmpty(), name + " is reported");
+        }
+        assertTrue(!text.find("jvm_memory_used_bytes", Map.of("area", "heap")).isEmpty(), "heap pools reported");
+    }
+
     @Test
     void deviceInfoHasOneSeriesPerSampleDeviceWithTheAllowListedAttributes() {
         PrometheusText text = scrape();
