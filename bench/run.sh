@@ -3,7 +3,7 @@
 #
 #   bench/run.sh                 full run (<= 10 min), writes bench/results/<UTC time>.{json,md}
 #   bench/run.sh --smoke         a few seconds per part, figures only (<= 60 s); .ci/run calls it
-#   bench/run.sh --jar PATH      the runner jar to measure (default target/dra-metadata-sidecar-runner.jar)
+#   bench/run.sh --jar PATH      the runner jar to measure (default target/quarkus-app/quarkus-run.jar)
 #   bench/run.sh --help          every option
 #
 # Builds nothing. Installs nginx-light and wrk with apt-get when they are missing (needs root).

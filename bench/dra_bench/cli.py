@@ -15,7 +15,7 @@ def parse_args(argv=None):
     repo = os.path.dirname(bench_dir)
     ap = argparse.ArgumentParser(description=PACKAGE_DOC.split("\n\n")[0])
     ap.add_argument("--smoke", action="store_true", help="a few seconds per part, figures only (<= 60 s)")
-    ap.add_argument("--jar", default=os.path.join(repo, "target/dra-metadata-sidecar-runner.jar"))
+    ap.add_argument("--jar", default=os.path.join(repo, "target/quarkus-app/quarkus-run.jar"))
     ap.add_argument("--repo", default=repo)
     ap.add_argument("--work", default=os.path.join(bench_dir, "work"))
     ap.add_argument("--results", default=os.path.join(bench_dir, "results"))

@@ -91,7 +91,7 @@ class SidecarLauncher:
 
     def java_command(self, jdk, root, http_port, mgmt_port, extra=(), opts=None):
         """The options go into a java @argfile (as the image does it) so that the command line reads
-        `java @bench/work/NN.args`: a process hunt for the runner jar by someone else on a shared
+        `java @bench/work/NN.args`: a process hunt for "quarkus-run.jar" by someone else on a shared
         machine does not hit the sidecar under test."""
         args = [*(self.jvm_opts if opts is None else opts), *extra,
                 f"-Dquarkus.http.host={HOST}", f"-Dquarkus.http.port={http_port}",

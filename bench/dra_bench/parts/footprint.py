@@ -112,7 +112,7 @@ def aot_training(ctx, jdk, root, aot):
     size = os.path.getsize(aot)
     log(f"AOT cache: {size / 1048576:.1f} MiB from a {took:.1f}s training run")
     return [f"-XX:AOTCache={aot}"], (f"-XX:AOTCacheOutput training run ({took:.1f} s incl. 3 s of wrk load), "
-                                      f"cache {size / 1048576:.1f} MiB; plain `-jar` of the packaged jar")
+                                      f"cache {size / 1048576:.1f} MiB; plain `-jar quarkus-run.jar` as packaged")
 
 
 def summary_rows(fp):

@@ -2,7 +2,7 @@
 outside the container (JDK 25, the same JVM options, its own AOT cache).
 
 Needs podman that can run containers here (src/test/image/podman.sh); otherwise the part says why it is skipped.
-Builds the image with the README's command from target/dra-metadata-sidecar-runner.jar, on the base image that
+Builds the image with the README's command from the jar in target/quarkus-app, on the base image that
 src/test/image/temurin-standin.sh provides (the real eclipse-temurin:25-jre, or a labelled stand-in).
 """
 import os

@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -113,8 +112,7 @@ class DeployJvmOptionsTest {
         assertTrue(dockerfile.contains("COPY src/main/docker/jvm-options /deployments/jvm-options"));
         assertTrue(dockerfile.contains("ENTRYPOINT [\"java\", \"@/deployments/jvm-options\", \"-jar\", "
                 + "\"/deployments/quarkus-run.jar\"]"));
-        assertTrue(dockerfile.contains("COPY " + PackagedSidecar.RUNNER + " /deployments/quarkus-run.jar"),
-                "copies the packaged application, the jar the *IT tests run");
+        assertTrue(dockerfile.contains("target/quarkus-app/"), "copies the Quarkus application directory");
         assertTrue(dockerfile.contains("EXPOSE 8089 9000"));
         var user = java.util.regex.Pattern.compile("(?m)^USER (\\d+)(:\\d+)?$").matcher(dockerfile);
         String lastUser = null;

@@ -23,7 +23,7 @@ import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
 /**
- * The packaged sidecar ({@code target/dra-metadata-sidecar-runner.jar}, built by {@code ./mvnw package}, so only for
+ * The packaged sidecar ({@code target/quarkus-app/quarkus-run.jar}, built by {@code ./mvnw package}, so only for
  * {@code *IT} tests) as a child process with the JVM options of the container image, so that tests can give it a
  * mount namespace, another user, environment variables, and measure its threads and RSS. The API and management
  * interfaces listen on 127.0.0.1 only, each on a free port; the process's output goes to
@@ -31,7 +31,7 @@ import java.util.stream.Stream;
  */
 public final class PackagedSidecar implements AutoCloseable {
 
-    public static final Path RUNNER = Path.of("target/dra-metadata-sidecar-runner.jar");
+    public static final Path RUNNER = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final Path JVM_OPTIONS = Path.of("src/main/docker/jvm-options");
 
     private final Process process;
