@@ -36,7 +36,8 @@ import java.util.concurrent.atomic.AtomicLong;
  *       completed refresh cycles and how long each took.
  *   <li>{@code dra_files{state="ok|stale|detached|failed"}} (gauge): metadata files by what is served from them.
  *   <li>{@code dra_decode_failures_total{code}} (counter): failed reads by contract code; every code is
- *       present from the start, at 0.
+ *       present from the start, at 0. A file met while being written (empty or cut short within the settle window,
+ *       read again once it settles) is not counted: only failures that readers can see as stale or failed.
  *   <li>{@code dra_validation_violations{driver}} (gauge): upstream validation rules broken by the objects served
  *       now, per driver.
  *   <li>{@code dra_last_change_timestamp_seconds} (gauge): Unix time of the last published change.

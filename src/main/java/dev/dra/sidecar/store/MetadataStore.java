@@ -509,9 +509,16 @@ public final class MetadataStore implements AutoCloseable {
         return file.readSucceeded(decoded);
     }
 
-    /** @param settlingNanos how long until the file has settled, 0 when it has ({@link TrackedFile#readFailed}) */
+    /**
+     * A failed read is reported to the observer unless it is held back (a file met while being written: it is read
+     * again once it settles, and readers see nothing of it).
+     *
+     * @param settlingNanos how long until the file has settled, 0 when it has ({@link TrackedFile#readFailed})
+     */
     private boolean failed(TrackedFile file, long now, long settlingNanos, MetadataDecodeException failure) {
-        observer.fileRead(failure.code());
+        if (!file.heldBack(failure, settlingNanos)) {
+            observer.fileRead(failure.code());
+        }
         return file.readFailed(failure, now, settlingNanos, config.retryBackoffMin(), config.retryBackoffMax());
     }
 

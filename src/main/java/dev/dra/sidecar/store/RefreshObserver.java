@@ -11,7 +11,10 @@ public interface RefreshObserver {
     /** A refresh cycle finished after {@code nanos}. */
     default void cycleCompleted(long nanos) {}
 
-    /** A file was read; {@code failure} is {@code null} when it decoded. */
+    /**
+     * A file was read; {@code failure} is {@code null} when it decoded. A read of a file met while being written,
+     * which is read again once it settles and changes nothing readers see, is not reported.
+     */
     default void fileRead(FailureCode failure) {}
 
     /** A new snapshot is being served. */

@@ -135,6 +135,14 @@ final class TrackedFile {
     }
 
     /**
+     * Whether {@link #readFailed} holds this failure back: the file serves an object and the read found it empty or
+     * cut short while it was being written. Such a read says nothing about the file, only about when it was read.
+     */
+    boolean heldBack(MetadataDecodeException failure, long settlingNanos) {
+        return settlingNanos > 0 && MID_WRITE.contains(failure.code()) && good(served) != null;
+    }
+
+    /**
      * The read failed. A failed read of a file being written is retried once the file settles; readers see stale
      * only when a settled file fails. So when the file serves an object and the read found it empty or cut short
      * while it was being written ({@code settlingNanos > 0}: modified within the settle window before the read,
@@ -146,7 +154,7 @@ final class TrackedFile {
      */
     boolean readFailed(MetadataDecodeException failure, long nowNanos, long settlingNanos, Duration min,
             Duration max) {
-        if (settlingNanos > 0 && MID_WRITE.contains(failure.code()) && good(served) != null) {
+        if (heldBack(failure, settlingNanos)) {
             checkAt(nowNanos + settlingNanos, true);
             LOG.debugf("%s: read while being written, reading again once it settles: %s", ref.path(),
                     failure.getMessage());

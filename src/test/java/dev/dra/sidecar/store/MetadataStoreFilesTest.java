@@ -29,10 +29,12 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
@@ -74,7 +76,11 @@ class MetadataStoreFilesTest {
     }
 
     private static MetadataStore start(StoreConfig settings) {
-        MetadataStore store = new MetadataStore(settings, RefreshObserver.NONE);
+        return start(settings, RefreshObserver.NONE);
+    }
+
+    private static MetadataStore start(StoreConfig settings, RefreshObserver observer) {
+        MetadataStore store = new MetadataStore(settings, observer);
         store.start();
         // File notifications are set up by the refresh thread, just after the first scan.
         awaitTrue(BOUND, "file notifications as configured", () -> store.status().watchMode()
@@ -155,7 +161,17 @@ class MetadataStoreFilesTest {
         root = temp.resolve("root");
         Path f = file(root, CLAIM, "c", "r", "d");
         create(f, metadata(1));
-        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch)))) {
+        // When each reported failure came: a read held back while the file may still be written is none.
+        List<Long> failuresAtMillis = new CopyOnWriteArrayList<>();
+        RefreshObserver failures = new RefreshObserver() {
+            @Override
+            public void fileRead(FailureCode failure) {
+                if (failure != null) {
+                    failuresAtMillis.add(System.currentTimeMillis());
+                }
+            }
+        };
+        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch)), failures)) {
             MetadataFiles.rewriteInPlace(f, new byte[0]); // truncated, and the write never comes
             long modified = Files.getLastModifiedTime(f).toMillis();
             visible("left-empty", watch, store, () -> {
@@ -167,6 +183,11 @@ class MetadataStoreFilesTest {
                     + " ms after the truncate: a write may still have been coming");
             var served = (Served.Available) driver(store.current(), CLAIM, "c", "r", "d").served();
             assertTrue(served.staleReason().startsWith("no-metadata-objects: "), served.staleReason());
+            assertFalse(failuresAtMillis.isEmpty(), "the settled empty file is a counted failure");
+            for (long at : failuresAtMillis) {
+                assertTrue(at - modified >= MetadataStore.SETTLE_MILLIS, "a failure counted " + (at - modified)
+                        + " ms after the truncate, while a write may still have been coming: " + failuresAtMillis);
+            }
             assertEquals(1L, gen(store, CLAIM, "c", "r", "d"), "the last good object stays served");
 
             MetadataFiles.rewriteInPlace(f, metadata(2));
