@@ -1,5 +1,7 @@
 package dev.dra.sidecar.api;
 
+import io.quarkus.runtime.configuration.MemorySize;
+import io.quarkus.vertx.http.runtime.RouteConstants;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
@@ -7,11 +9,13 @@ import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The API's one Vert.x handler, ahead of the JAX-RS resources, for every request on the API port. In order: it
+ * The API's Vert.x handlers, ahead of the JAX-RS resources, for every request on the API port. The first refuses a
+ * body declared larger than the server takes, with the problem instead of Quarkus' plain 413. The second, in order: it
  * names the request's URI template ({@link ApiRoutes}) for the {@code uri} label of HTTP server metrics, refuses a
- * foreign Host with {@code 400 invalid-host} ({@link HostHeaderFilter}, the only Host check), and lets
+ * foreign Host with {@code 400 invalid-host} ({@link HostHeaderFilter}), and lets
  * {@link FastReads} answer plain reads. Everything else goes on to the resources.
  */
 @ApplicationScoped
@@ -23,16 +27,55 @@ class ApiRouter {
      */
     private static final String URI_TEMPLATE = "UrlPathTemplate";
 
+    /** Just ahead of Quarkus' check of {@code quarkus.http.limits.max-body-size}, which answers a plain 413. */
+    private static final int AHEAD_OF_BODY_LIMIT = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
+
     private final HostHeaderFilter hosts;
     private final FastReads reads;
+    private final RoutedProblems problems;
+    private final long maxBodySize;
 
-    ApiRouter(HostHeaderFilter hosts, FastReads reads) {
+    ApiRouter(HostHeaderFilter hosts, FastReads reads, RoutedProblems problems,
+            @ConfigProperty(name = "quarkus.http.limits.max-body-size") Optional<MemorySize> maxBodySize) {
         this.hosts = hosts;
         this.reads = reads;
+        this.problems = problems;
+        this.maxBodySize = maxBodySize.map(MemorySize::asLongValue).orElse(Long.MAX_VALUE);
     }
 
     void route(@Observes Router router) {
+        router.route().order(AHEAD_OF_BODY_LIMIT).handler(this::refuseDeclaredOversizeBody);
         router.route().handler(this::handle);
+    }
+
+    /**
+     * A request whose {@code Content-Length} is over the server's body limit gets {@code 413 payload-too-large}
+     * (or {@code 400 invalid-host} first) before its body is read, and the connection is closed, since the body
+     * that follows is never read. A body sent in chunks is cut off by Quarkus' own check, with a plain 413.
+     */
+    private void refuseDeclaredOversizeBody(RoutingContext context) {
+        HttpServerRequest request = context.request();
+        long declared = declaredLength(request.getHeader("Content-Length"));
+        if (declared <= maxBodySize) {
+            context.next();
+            return;
+        }
+        // Closed once the answer is out: Vert.x would otherwise wait for the body before ending the exchange.
+        context.response().putHeader("Connection", "close").endHandler(sent -> request.connection().close());
+        if (!hosts.allows(request)) {
+            hosts.refuse(context);
+        } else {
+            problems.send(context, ProblemType.PAYLOAD_TOO_LARGE, "the request body (" + declared
+                    + " bytes) is larger than quarkus.http.limits.max-body-size (" + maxBodySize + " bytes)");
+        }
+    }
+
+    /** The declared body length; -1 without one, or with one that is not a number (the server refuses those). */
+    private static long declaredLength(String header) {
+        if (header == null || header.isEmpty() || header.length() > 18 || !header.chars().allMatch(Character::isDigit)) {
+            return -1;
+        }
+        return Long.parseLong(header);
     }
 
     private void handle(RoutingContext context) {

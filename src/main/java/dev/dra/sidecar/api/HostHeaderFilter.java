@@ -1,12 +1,8 @@
 package dev.dra.sidecar.api;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
-import com.fasterxml.jackson.databind.ObjectMapper;
-import io.vertx.core.buffer.Buffer;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
-import java.io.UncheckedIOException;
 import java.util.List;
 import java.util.Locale;
 
@@ -20,11 +16,11 @@ import java.util.Locale;
 class HostHeaderFilter {
 
     private final List<String> allowed;
-    private final ObjectMapper json;
+    private final RoutedProblems problems;
 
-    HostHeaderFilter(ApiConfig config, ObjectMapper json) {
+    HostHeaderFilter(ApiConfig config, RoutedProblems problems) {
         this.allowed = config.allowedHosts().stream().map(h -> h.trim().toLowerCase(Locale.ROOT)).toList();
-        this.json = json;
+        this.problems = problems;
     }
 
     /** Whether the request's Host is one of the allowed ones. */
@@ -40,15 +36,8 @@ class HostHeaderFilter {
 
     /** Answers {@code 400 invalid-host}. */
     void refuse(RoutingContext context) {
-        ProblemType type = ProblemType.INVALID_HOST;
-        Problem problem = type.problem("this API answers only to Host " + String.join(", ", allowed)
+        problems.send(context, ProblemType.INVALID_HOST, "this API answers only to Host " + String.join(", ", allowed)
                 + " (setting dra.api.allowed-hosts)");
-        try {
-            context.response().setStatusCode(type.status()).putHeader("Content-Type", Problem.MEDIA_TYPE)
-                    .end(Buffer.buffer(json.writeValueAsBytes(problem)));
-        } catch (JsonProcessingException e) {
-            throw new UncheckedIOException(e);
-        }
     }
 
     /**

@@ -30,7 +30,8 @@ enum ProblemType {
     AMBIGUOUS_DEVICE("ambiguous-device", 409, "Ambiguous device", false, Listed.ATTRIBUTE_READ,
             "several devices of the request have this name; pick one with ?driver= and/or ?pool="),
     PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large", false, Listed.VALIDATE,
-            "the body is larger than dra.metadata.max-file-size"),
+            "the body is larger than dra.metadata.max-file-size, or its declared length is larger than "
+                    + "quarkus.http.limits.max-body-size (then the connection is closed)"),
     UNSUPPORTED_MEDIA_TYPE("unsupported-media-type", 415, "Unsupported media type", false, Listed.NOWHERE,
             "the body's Content-Type is not one the resource takes"),
     INTERNAL("internal", 500, "Internal error", false, Listed.NOWHERE,

@@ -4,17 +4,27 @@ import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
+import java.io.IOException;
+import java.net.Socket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.Locale;
 import org.junit.jupiter.api.Test;
 
 /** POST /validate, as a driver author uses it. */
 @QuarkusTest
 @TestProfile(ApiTestTree.class)
 class ValidateApiTest {
+
+    @TestHTTPResource("/validate")
+    URI validate;
 
     @Test
     void reportsAValidStreamWithTheVersionAConsumerWouldUse() throws Exception {
@@ -62,6 +72,29 @@ class ValidateApiTest {
         java.util.Arrays.fill(big, (byte) ' ');
         given().contentType("application/json").body(big).post("/validate").then().statusCode(413)
                 .body("code", equalTo("payload-too-large"));
+    }
+
+    /** Over quarkus.http.limits.max-body-size (2M): refused from the headers alone, with the problem. */
+    @Test
+    void refusesABodyDeclaredLargerThanTheServerTakesBeforeReadingIt() throws IOException {
+        String answer = exchange("localhost", 2 * 1024 * 1024 + 1);
+        assertTrue(answer.startsWith("HTTP/1.1 413 "), answer);
+        assertTrue(answer.toLowerCase(Locale.ROOT).contains("\r\nconnection: close\r\n"), "the unread body: " + answer);
+        assertTrue(answer.contains("\"code\":\"payload-too-large\""), answer);
+        assertTrue(answer.contains("quarkus.http.limits.max-body-size"), answer);
+
+        String foreign = exchange("evil.example", 2 * 1024 * 1024 + 1);
+        assertTrue(foreign.startsWith("HTTP/1.1 400 ") && foreign.contains("\"code\":\"invalid-host\""), foreign);
+    }
+
+    /** Sends only the head of a POST /validate that declares {@code length} body bytes; the whole answer. */
+    private String exchange(String host, long length) throws IOException {
+        try (Socket socket = new Socket(validate.getHost(), validate.getPort())) {
+            socket.setSoTimeout(10_000);
+            socket.getOutputStream().write(("POST /validate HTTP/1.1\r\nHost: " + host + "\r\nContent-Type: application/json"
+                    + "\r\nContent-Length: " + length + "\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+            return new String(socket.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        }
     }
 
     @Test

@@ -246,19 +246,17 @@ class HostileHttpIT {
                 }
             }
         }
-        // Large bodies through an HTTP client (a raw socket that is still sending when the server answers 413
-        // and closes gets a reset that discards the answer): refused whatever the size. A declared length past
-        // quarkus.http.limits.max-body-size is refused by the HTTP layer before a byte is read, with its plain 413;
-        // the client asks with "Expect: 100-continue" (as curl does for large bodies), so that it reads that answer
-        // instead of racing the server's close with its upload.
-        for (byte[] body : List.of(new byte[10 * 1024 * 1024], ("[" + "1,".repeat(1024 * 1024) + "1]").getBytes(StandardCharsets.UTF_8))) {
-            java.net.http.HttpResponse<String> r = sidecar.send(java.net.http.HttpRequest.newBuilder(sidecar.uri("/validate"))
-                    .header("Content-Type", "application/json").timeout(java.time.Duration.ofSeconds(60)).expectContinue(true)
-                    .POST(java.net.http.HttpRequest.BodyPublishers.ofByteArray(body)).build());
-            statuses.merge(r.statusCode(), 1, Integer::sum);
-            if (r.statusCode() != 413 || !(r.body().isEmpty() || r.body().contains("\"code\":\"payload-too-large\""))
-                    || r.body().contains(MARKER)) {
-                failures.add("POST /validate " + body.length + " bytes: " + r.statusCode() + " " + r.body());
+        // Large declared bodies: past quarkus.http.limits.max-body-size the head alone is answered, 413 with the
+        // problem, and the connection closed, before a byte of the body is read. The client asks with
+        // "Expect: 100-continue" (as curl does for large bodies) and so sends no body unless told to continue.
+        // (The JDK 17 HttpClient never completes such an exchange when the refusal has a body; JDK 25's does.)
+        for (long length : List.of(10L * 1024 * 1024, 2L * 1024 * 1024 + 1)) {
+            RawHttp.Answer r = RawHttp.exchange(sidecar.port, "POST /validate HTTP/1.1\r\nHost: localhost\r\n"
+                    + "Content-Type: application/json\r\nExpect: 100-continue\r\nContent-Length: " + length + "\r\n\r\n");
+            statuses.merge(r.status(), 1, Integer::sum);
+            if (r.status() != 413 || !r.body().contains("\"code\":\"payload-too-large\"")
+                    || !"close".equalsIgnoreCase(r.header("connection")) || r.body().contains(MARKER)) {
+                failures.add("POST /validate declaring " + length + " bytes: " + r.status() + " " + r.headers() + " " + r.body());
             }
         }
         // The sidecar still serves, and logged no internal error.

@@ -1,0 +1,41 @@
+package dev.dra.sidecar.api;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import io.vertx.core.buffer.Buffer;
+import io.vertx.core.http.HttpServerResponse;
+import io.vertx.ext.web.RoutingContext;
+import jakarta.enterprise.context.ApplicationScoped;
+import java.io.UncheckedIOException;
+
+/**
+ * Answers a problem from a Vert.x handler, ahead of the resources, as {@link ProblemMappers#problem} answers it from
+ * them: the type's status, the problem body, {@code Retry-After} when the type has one and {@code Connection: close}
+ * when the type says so.
+ */
+@ApplicationScoped
+class RoutedProblems {
+
+    private final ObjectMapper json;
+
+    RoutedProblems(ObjectMapper json) {
+        this.json = json;
+    }
+
+    /** Ends the response with the problem; the caller's handler chain stops here. */
+    void send(RoutingContext context, ProblemType type, String detail) {
+        HttpServerResponse response = context.response().setStatusCode(type.status())
+                .putHeader("Content-Type", Problem.MEDIA_TYPE);
+        if (type.retryAfterSeconds() != null) {
+            response.putHeader("Retry-After", String.valueOf(type.retryAfterSeconds()));
+        }
+        if (type.closesConnection()) {
+            response.putHeader("Connection", "close");
+        }
+        try {
+            response.end(Buffer.buffer(json.writeValueAsBytes(type.problem(detail))));
+        } catch (JsonProcessingException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
