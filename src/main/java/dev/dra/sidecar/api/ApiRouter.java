@@ -16,7 +16,8 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * body declared larger than the server takes, with the problem instead of Quarkus' plain 413. The second, in order: it
  * names the request's URI template ({@link ApiRoutes}) for the {@code uri} label of HTTP server metrics, refuses a
  * foreign Host with {@code 400 invalid-host} ({@link HostHeaderFilter}), and lets
- * {@link FastReads} answer plain reads. Everything else goes on to the resources.
+ * {@link FastReads} answer plain reads. Everything else goes on to the resources. A failure handler answers
+ * {@code 400 invalid-host} for a request Vert.x fails before any handler runs because of its Host.
  */
 @ApplicationScoped
 class ApiRouter {
@@ -46,6 +47,20 @@ class ApiRouter {
     void route(@Observes Router router) {
         router.route().order(AHEAD_OF_BODY_LIMIT).handler(this::refuseDeclaredOversizeBody);
         router.route().handler(this::handle);
+        router.route().order(Integer.MIN_VALUE).failureHandler(this::refuseUnroutableHost);
+    }
+
+    /**
+     * A failed request whose Host is not an allowed one is answered {@code 400 invalid-host}, like any other
+     * foreign Host. Vert.x fails an HTTP/1.x request whose Host is missing or has no numeric port before any
+     * handler runs; Quarkus would answer it with its generic error and an ERROR line in the log.
+     */
+    private void refuseUnroutableHost(RoutingContext context) {
+        if (!context.response().headWritten() && !hosts.allows(context.request())) {
+            hosts.refuse(context);
+        } else {
+            context.next();
+        }
     }
 
     /**

@@ -1,6 +1,7 @@
 package dev.dra.sidecar.api;
 
 import io.vertx.core.http.HttpServerRequest;
+import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -27,7 +28,8 @@ class HostHeaderFilter {
     boolean allows(HttpServerRequest request) {
         // getHeader() returns only the first field, so "Host: localhost" followed by "Host: evil.example" would pass.
         String raw = request.headers().getAll("Host").size() > 1 ? "" : request.getHeader("Host");
-        if (raw == null && request.authority() != null) {
+        // Only HTTP/2 has an authority without Host; Vert.x throws when asked for it on an HTTP/1.x request.
+        if (raw == null && request.version() == HttpVersion.HTTP_2 && request.authority() != null) {
             raw = request.authority().toString();
         }
         String host = raw == null ? null : hostName(raw.trim().toLowerCase(Locale.ROOT));
