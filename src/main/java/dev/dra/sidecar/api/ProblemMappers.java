@@ -51,18 +51,13 @@ class ProblemMappers {
     }
 
     /**
-     * The answer for a problem of {@code type}: its status, the body, {@code Retry-After} when retryable and
-     * {@code Connection: close} when the type says so.
+     * The answer for a problem of {@code type}: its status, the body and the type's {@link ProblemType#headers
+     * headers}.
      */
     static Response.ResponseBuilder problem(ProblemType type, String detail) {
         Response.ResponseBuilder response = Response.status(type.status()).type(Problem.MEDIA_TYPE)
                 .entity(type.problem(detail));
-        if (type.retryAfterSeconds() != null) {
-            response.header("Retry-After", type.retryAfterSeconds());
-        }
-        if (type.closesConnection()) {
-            response.header("Connection", "close");
-        }
+        type.headers().forEach(response::header);
         return response;
     }
 }

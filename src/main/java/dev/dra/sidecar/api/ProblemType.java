@@ -1,6 +1,8 @@
 package dev.dra.sidecar.api;
 
 import dev.dra.sidecar.decode.FailureCode;
+import java.util.LinkedHashMap;
+import java.util.Map;
 
 /**
  * Every problem the API answers with, written once: the machine-readable {@code code}, the HTTP status, the title,
@@ -126,9 +128,20 @@ enum ProblemType {
         return retryAfterSeconds;
     }
 
-    /** Whether the answer carries {@code Connection: close}. */
-    boolean closesConnection() {
-        return closesConnection;
+    /**
+     * The headers an answer of this type carries besides its body: {@code Retry-After} when retrying helps and
+     * {@code Connection: close} when the type says so. Every problem answer, from the resources or from a Vert.x
+     * handler, takes them from here.
+     */
+    Map<String, String> headers() {
+        Map<String, String> headers = new LinkedHashMap<>();
+        if (retryAfterSeconds != null) {
+            headers.put("Retry-After", String.valueOf(retryAfterSeconds));
+        }
+        if (closesConnection) {
+            headers.put("Connection", "close");
+        }
+        return headers;
     }
 
     Listed listed() {

@@ -10,8 +10,7 @@ import java.io.UncheckedIOException;
 
 /**
  * Answers a problem from a Vert.x handler, ahead of the resources, as {@link ProblemMappers#problem} answers it from
- * them: the type's status, the problem body, {@code Retry-After} when the type has one and {@code Connection: close}
- * when the type says so.
+ * them: the type's status, the problem body and the type's {@link ProblemType#headers headers}.
  */
 @ApplicationScoped
 class RoutedProblems {
@@ -26,12 +25,7 @@ class RoutedProblems {
     void send(RoutingContext context, ProblemType type, String detail) {
         HttpServerResponse response = context.response().setStatusCode(type.status())
                 .putHeader("Content-Type", Problem.MEDIA_TYPE);
-        if (type.retryAfterSeconds() != null) {
-            response.putHeader("Retry-After", String.valueOf(type.retryAfterSeconds()));
-        }
-        if (type.closesConnection()) {
-            response.putHeader("Connection", "close");
-        }
+        type.headers().forEach(response::putHeader);
         try {
             response.end(Buffer.buffer(json.writeValueAsBytes(type.problem(detail))));
         } catch (JsonProcessingException e) {
