@@ -1,7 +1,6 @@
 package dev.dra.sidecar.api;
 
 import io.vertx.core.http.HttpServerRequest;
-import io.vertx.core.http.HttpVersion;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import java.util.List;
@@ -11,7 +10,8 @@ import java.util.Locale;
  * Answers only to the Host names the API is configured for ({@code dra.api.allowed-hosts}); any other request is
  * {@code 400 invalid-host}, whatever its path or method. The API listens on loopback, but a web page in a browser on
  * the same host could reach it through DNS rebinding; such a request carries a foreign Host. A request with more
- * than one Host field is refused too (RFC 9112 §3.2); HTTP/2's {@code :authority} stands for a missing Host.
+ * than one Host field is refused too (RFC 9112 §3.2). The API speaks HTTP/1.1 only ({@code quarkus.http.http2=false}),
+ * so every request has its Host in its headers.
  */
 @ApplicationScoped
 class HostHeaderFilter {
@@ -28,10 +28,6 @@ class HostHeaderFilter {
     boolean allows(HttpServerRequest request) {
         // getHeader() returns only the first field, so "Host: localhost" followed by "Host: evil.example" would pass.
         String raw = request.headers().getAll("Host").size() > 1 ? "" : request.getHeader("Host");
-        // Only HTTP/2 has an authority without Host; Vert.x throws when asked for it on an HTTP/1.x request.
-        if (raw == null && request.version() == HttpVersion.HTTP_2 && request.authority() != null) {
-            raw = request.authority().toString();
-        }
         String host = raw == null ? null : hostName(raw.trim().toLowerCase(Locale.ROOT));
         return host != null && allowed.contains(host);
     }

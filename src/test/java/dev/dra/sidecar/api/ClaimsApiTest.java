@@ -182,12 +182,14 @@ class ClaimsApiTest {
     }
 
     @Test
-    void answersHttp2ClientsThatUpgradeWithoutAHostHeader() throws Exception {
-        // The JDK client's default is HTTP/2, negotiated by an h2c upgrade: the request has :authority, not Host.
+    void declinesTheHttp2UpgradeOfClientsThatAskAndAnswersOverHttp11() throws Exception {
+        // The JDK client's default is HTTP/2, asked for by an h2c upgrade; the API speaks HTTP/1.1 only, so that every
+        // connection counts against quarkus.http.limits.max-connections from the moment it is accepted.
         var client = java.net.http.HttpClient.newHttpClient();
         var response = client.send(java.net.http.HttpRequest.newBuilder(base.resolve("/claims/multi/gpu")).build(),
                 java.net.http.HttpResponse.BodyHandlers.ofString());
         org.junit.jupiter.api.Assertions.assertEquals(200, response.statusCode(), response.body());
+        org.junit.jupiter.api.Assertions.assertEquals(java.net.http.HttpClient.Version.HTTP_1_1, response.version());
     }
 
     @io.quarkus.test.common.http.TestHTTPResource("/")

@@ -52,6 +52,7 @@ class SidecarImageIT {
     static final int MANAGEMENT_PORT = dev.dra.sidecar.testsupport.LocalPorts.free();
     static final String MANAGEMENT = "http://127.0.0.1:" + MANAGEMENT_PORT;
     static final int FLOOD = 10_000;
+    static final int SILENT = 3_000;
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -183,6 +184,7 @@ class SidecarImageIT {
         assertFalse(etag.equals(before));
 
         flood(name, nicPath, etag);
+        silentConnections(name);
 
         long stopping = System.nanoTime();
         int timeout = shutdownTimeoutSeconds();
@@ -201,6 +203,7 @@ class SidecarImageIT {
      */
     private void flood(String name, String path, String etag) throws Exception {
         Path cgroup = memoryCgroup(name);
+        int connectionsRefused;
         try (LongPollFlood flood = new LongPollFlood(8089, "/claims/net-claim/nic", etag, 240, FLOOD)) {
             long started = System.nanoTime();
             int[] lastWaiting = {-1};
@@ -230,15 +233,58 @@ class SidecarImageIT {
             assertEquals(admitted, flood.answeredWith(changed), "every admitted waiter got the change: " + flood.counts());
             assertEquals(FLOOD - admitted, flood.count(LongPollFlood.Outcome.REFUSED_503)
                     + flood.count(LongPollFlood.Outcome.CONNECTION_REFUSED), "the rest refused: " + flood.counts());
+            connectionsRefused = flood.count(LongPollFlood.Outcome.CONNECTION_REFUSED);
         }
         assertEquals("running", inspect(name, "{{.State.Status}}"), logs(name));
         assertEquals("false", inspect(name, "{{.State.OOMKilled}}"));
         assertEquals(200, get(API + "/claims").statusCode(), "plain reads after the flood");
         String metrics = get(MANAGEMENT + "/q/metrics").body();
         assertTrue(metrics.matches("(?s).*\\ndra_long_poll_refusals_total [1-9].*"), "refusals are counted");
+        // Connections past quarkus.http.limits.max-connections are closed unanswered, and counted by Quarkus; the
+        // client also counts a connection the kernel refused before the server saw it.
+        double rejected = sample(metrics, "vertx_http_connections_rejected_total");
+        System.out.printf("[image] vertx_http_connections_rejected_total %.0f, connections refused %d%n", rejected,
+                connectionsRefused);
+        assertTrue(connectionsRefused == 0 || (rejected > 0 && rejected <= connectionsRefused),
+                "rejected connections are counted: " + rejected + " of " + connectionsRefused);
         System.out.printf("[image] peak cgroup usage %d MiB of %s%n",
                 Long.parseLong(Files.readString(cgroup.resolve("memory.max_usage_in_bytes")).strip()) >> 20,
                 manifestMemoryLimit());
+    }
+
+    /**
+     * Connections that send nothing: on the API all but {@code quarkus.http.limits.max-connections} are closed at once
+     * and counted; on the management port each is closed by the idle timeout while probes keep being answered.
+     */
+    private void silentConnections(String name) throws Exception {
+        String before = get(MANAGEMENT + "/q/metrics").body();
+        double rejectedBefore = sample(before, "vertx_http_connections_rejected_total");
+        int openBefore = (int) sample(before, "vertx_http_connections_current"); // this test's own HTTP client
+        int maxConnections = Integer.parseInt(property("quarkus.http.limits.max-connections"));
+        try (SilentConnections api = SilentConnections.open(8089, SILENT)) {
+            int refused = SILENT - (maxConnections - openBefore);
+            int closed = api.awaitClosedByServer(refused, Duration.ofSeconds(20));
+            String metrics = get(MANAGEMENT + "/q/metrics").body();
+            System.out.printf("[image] %d silent connections to the API: %d closed by the sidecar; %s%n", SILENT, closed,
+                    metrics.lines().filter(l -> l.startsWith("vertx_http_connections")).toList());
+            assertEquals(refused, closed, "every connection past max-connections is closed at once");
+            assertEquals(maxConnections, sample(metrics, "vertx_http_connections_current"), "the API's connections");
+            assertEquals(rejectedBefore + refused, sample(metrics, "vertx_http_connections_rejected_total"),
+                    "and counted");
+            assertEquals(200, status(MANAGEMENT + "/q/health/live"), "liveness while the API is full");
+        }
+        Eventually.await(Duration.ofSeconds(10), () -> get(API + "/claims").statusCode(), s -> s == 200,
+                "the API answers once the silent connections are gone");
+
+        try (SilentConnections management = SilentConnections.open(MANAGEMENT_PORT, SILENT)) {
+            assertEquals(200, status(MANAGEMENT + "/q/health/live"), "probes are answered beside silent connections");
+            long started = System.nanoTime();
+            int closed = management.awaitClosedByServer(SILENT, Duration.ofSeconds(30));
+            System.out.printf("[image] %d silent connections to the management port: %d closed by the sidecar within %d s%n",
+                    SILENT, closed, seconds(started));
+            assertEquals(SILENT, closed, "quarkus.management.idle-timeout closes silent connections");
+        }
+        assertEquals("running", inspect(name, "{{.State.Status}}"), logs(name));
     }
 
     @Test
@@ -302,8 +348,13 @@ class SidecarImageIT {
     }
 
     private static int waiters() {
-        Matcher sample = Pattern.compile("(?m)^dra_long_poll_waiters (\\S+)$").matcher(get(MANAGEMENT + "/q/metrics").body());
-        return sample.find() ? (int) Double.parseDouble(sample.group(1)) : -1;
+        return (int) sample(get(MANAGEMENT + "/q/metrics").body(), "dra_long_poll_waiters");
+    }
+
+    /** The value of an unlabelled metric in a Prometheus scrape; -1 if it is missing. */
+    private static double sample(String metrics, String name) {
+        Matcher sample = Pattern.compile("(?m)^" + Pattern.quote(name) + " (\\S+)$").matcher(metrics);
+        return sample.find() ? Double.parseDouble(sample.group(1)) : -1;
     }
 
     /** The container's memory cgroup (v1) on the host. */
