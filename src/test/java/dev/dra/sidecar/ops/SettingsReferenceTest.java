@@ -12,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
+import java.util.Properties;
 import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
@@ -44,6 +45,24 @@ class SettingsReferenceTest {
         });
         assertTrue(code.size() >= 12, "the mappings were read: " + code);
         assertEquals(code, documented, "docs/operations.md, section Settings");
+    }
+
+    @Test
+    void everyQuarkusSettingTheApplicationSetsIsDocumentedWithTheValueItSets() throws IOException {
+        Properties properties = new Properties();
+        try (var in = Files.newBufferedReader(Path.of("src/main/resources/application.properties"))) {
+            properties.load(in);
+        }
+        Map<String, String> documented = new TreeMap<>();
+        Map<String, String> set = new TreeMap<>();
+        documentedSettings().forEach((name, value) -> {
+            if (name.startsWith("quarkus.") && properties.containsKey(name)) {
+                documented.put(name, value);
+                set.put(name, properties.getProperty(name));
+            }
+        });
+        assertTrue(documented.size() >= 6, "the limits and the shutdown timeout are documented: " + documented);
+        assertEquals(set, documented, "docs/operations.md, section Settings, against application.properties");
     }
 
     private static String defaultOf(ConfigMappingInterface.Property property) {
