@@ -127,6 +127,43 @@ def long_poll_flood(port, path, etag, count, hold_s, sample):
     return refused, closed
 
 
+def silent_connections(ports, count, hold_s, sample):
+    """Opens `count` connections to each port that never send a byte, holds them `hold_s` seconds calling sample()
+    every 100 ms, and returns how many the server closed, per port."""
+    sel = selectors.DefaultSelector()
+    socks, closed = [], {p: 0 for p in ports}
+    for p in ports:
+        for _ in range(count):
+            s = socket.socket()
+            try:
+                s.connect(("127.0.0.1", p))
+            except OSError:
+                closed[p] += 1
+                s.close()
+                continue
+            s.setblocking(False)
+            sel.register(s, selectors.EVENT_READ, p)
+            socks.append(s)
+    end = time.monotonic() + hold_s
+    next_sample = 0
+    while time.monotonic() < end:
+        for key, _ in sel.select(0.05):
+            try:
+                data = key.fileobj.recv(1)
+            except OSError:
+                data = b""
+            if not data:
+                closed[key.data] += 1
+                sel.unregister(key.fileobj)
+        if time.monotonic() >= next_sample:
+            sample()
+            next_sample = time.monotonic() + 0.1
+    for s in socks:
+        s.close()
+    sel.close()
+    return closed
+
+
 def run(ctx):
     a = ctx.args
     repo = a.repo
@@ -138,6 +175,7 @@ def run(ctx):
     load = 2 if ctx.smoke else a.wrk_seconds
     idle_s = 3 if ctx.smoke else a.idle_seconds
     flood = 300 if ctx.smoke else 2000
+    silent = 300 if ctx.smoke else 3000
     limit_mib = manifest_memory_limit(repo)
     out = {"memory_limit_mib": limit_mib, "targets": "cgroup rss <= 64 MiB after warm-up, <= 96 MiB at the worst "
            "local load; <= 0.5 s from process start to started UP"}
@@ -191,6 +229,10 @@ def run(ctx):
             etag = {k.lower(): v for k, v in hd.items()}["etag"]
             refused, closed = long_poll_flood(port, "/claims/net-claim/nic", etag, flood, 3 if ctx.smoke else 8, sample)
             res["flood"] = {"long_polls": flood, "refused_503": refused, "closed_by_server": closed}
+            # longer than quarkus.management.idle-timeout (5s), which closes the silent management connections
+            closed = silent_connections([port, mport], silent, 2 if ctx.smoke else 7, sample)
+            res["silent"] = {"per_port": silent, "closed_by_server_api": closed[port],
+                             "closed_by_server_management": closed[mport]}
             res["rss_worst_mib"] = rounded(peak[0] / 1024)
             res["alive_after_flood"] = http_client.get(port, "/claims")[0] == 200
             stop()
@@ -284,7 +326,8 @@ def summary_rows(im):
         f"| image: process start to started UP (median of {len(i['starts_s'])}; min) / jar outside | "
         f"{i['started_s_median']} s ({i['started_s_min']} s) / {j.get('started_s_median')} s ({j.get('started_s_min')} s) | "
         f"image <= 0.5 s ({verdict(i['started_s_median'] <= 0.5)}) |",
-        f"| image: cgroup rss after warm-up / worst local load ({i['flood']['long_polls']} long polls after wrk) | "
+        f"| image: cgroup rss after warm-up / worst local load ({i['flood']['long_polls']} long polls after wrk, "
+        f"then {i['silent']['per_port']} silent connections to each port) | "
         f"{i['rss_after_warmup_mib']} / {i['rss_worst_mib']} MiB | <= 64 / <= 96 MiB "
         f"({verdict(i['rss_after_warmup_mib'] <= 64 and i['rss_worst_mib'] <= 96)}) |",
         f"| jar outside (Temurin 25, same options, own AOT cache): RssAnon after warm-up / worst local load | "
@@ -294,7 +337,10 @@ def summary_rows(im):
         f"| image / jar outside: throughput (req/s) | {i['rps']:.0f} / {j.get('rps') or 0:.0f} = {ratios.get('rps')} | |",
         f"| image: {i['flood']['long_polls']} long polls at once | {i['flood']['refused_503']} refused 503, "
         f"{i['flood']['closed_by_server']} connections closed; serving after: {i['alive_after_flood']}; "
-        f"podman stop: {i['stop']} | |"]
+        f"podman stop: {i['stop']} | |",
+        f"| image: {i['silent']['per_port']} silent connections to each port | closed by the sidecar: "
+        f"{i['silent']['closed_by_server_api']} on the API (past max-connections), "
+        f"{i['silent']['closed_by_server_management']} on the management port (idle timeout) | |"]
 
 
 def detail_lines(im):
