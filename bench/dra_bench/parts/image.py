@@ -229,8 +229,8 @@ def run(ctx):
             etag = {k.lower(): v for k, v in hd.items()}["etag"]
             refused, closed = long_poll_flood(port, "/claims/net-claim/nic", etag, flood, 3 if ctx.smoke else 8, sample)
             res["flood"] = {"long_polls": flood, "refused_503": refused, "closed_by_server": closed}
-            # longer than quarkus.management.idle-timeout (5s), which closes the silent management connections
-            closed = silent_connections([port, mport], silent, 2 if ctx.smoke else 7, sample)
+            # longer than quarkus.management.idle-timeout (1s), which closes the silent management connections
+            closed = silent_connections([port, mport], silent, 3 if ctx.smoke else 5, sample)
             res["silent"] = {"per_port": silent, "closed_by_server_api": closed[port],
                              "closed_by_server_management": closed[mport]}
             res["rss_worst_mib"] = rounded(peak[0] / 1024)
