@@ -37,4 +37,13 @@ public interface ApiConfig {
      */
     @WithDefault("500")
     int maxLongPolls();
+
+    /**
+     * Requests with a body that may be read at once: {@code POST /validate} reads up to
+     * {@code quarkus.http.limits.max-body-size} and decodes it. One more is refused before its body is read, with
+     * {@code 503 too-many-request-bodies} (with {@code Retry-After}, closing its connection). Sized so that that
+     * many bodies, and their decoding, fit the heap beside everything else.
+     */
+    @WithDefault("2")
+    int maxRequestBodies();
 }

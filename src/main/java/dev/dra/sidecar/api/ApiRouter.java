@@ -12,8 +12,9 @@ import java.util.Optional;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
- * The API's Vert.x handlers, ahead of the JAX-RS resources, for every request on the API port. The first refuses a
- * body declared larger than the server takes, with the problem instead of Quarkus' plain 413. The second, in order: it
+ * The API's Vert.x handlers, ahead of the JAX-RS resources, for every request on the API port. The first screens a
+ * request's body before it is read: one declared larger than the server takes gets the problem instead of Quarkus'
+ * plain 413, and one past {@link RequestBodyAdmission}'s bound is refused. The second, in order: it
  * names the request's URI template ({@link ApiRoutes}) for the {@code uri} label of HTTP server metrics, refuses a
  * foreign Host with {@code 400 invalid-host} ({@link HostHeaderFilter}), and lets
  * {@link FastReads} answer plain reads. Everything else goes on to the resources. A failure handler answers
@@ -34,18 +35,20 @@ class ApiRouter {
     private final HostHeaderFilter hosts;
     private final FastReads reads;
     private final RoutedProblems problems;
+    private final RequestBodyAdmission bodies;
     private final long maxBodySize;
 
-    ApiRouter(HostHeaderFilter hosts, FastReads reads, RoutedProblems problems,
+    ApiRouter(HostHeaderFilter hosts, FastReads reads, RoutedProblems problems, RequestBodyAdmission bodies,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") Optional<MemorySize> maxBodySize) {
         this.hosts = hosts;
         this.reads = reads;
         this.problems = problems;
+        this.bodies = bodies;
         this.maxBodySize = maxBodySize.map(MemorySize::asLongValue).orElse(Long.MAX_VALUE);
     }
 
     void route(@Observes Router router) {
-        router.route().order(AHEAD_OF_BODY_LIMIT).handler(this::refuseDeclaredOversizeBody);
+        router.route().order(AHEAD_OF_BODY_LIMIT).handler(this::screenBody);
         router.route().handler(this::handle);
         router.route().order(Integer.MIN_VALUE).failureHandler(this::refuseUnroutableHost);
     }
@@ -64,24 +67,34 @@ class ApiRouter {
     }
 
     /**
-     * A request whose {@code Content-Length} is over the server's body limit gets {@code 413 payload-too-large}
-     * (or {@code 400 invalid-host} first) before its body is read, and the connection is closed, since the body
-     * that follows is never read. A body sent in chunks is cut off by Quarkus' own check, with a plain 413.
+     * Before a request's body is read: one whose {@code Content-Length} is over the server's body limit gets
+     * {@code 413 payload-too-large}, and one with a body (a length above 0, or chunks) that
+     * {@link RequestBodyAdmission} has no place for gets {@code 503 too-many-request-bodies}; either gets
+     * {@code 400 invalid-host} first if its Host is foreign, and its connection is closed, since the body that
+     * follows is never read. A body sent in chunks past the limit is cut off by Quarkus' own check, with a plain 413.
      */
-    private void refuseDeclaredOversizeBody(RoutingContext context) {
+    private void screenBody(RoutingContext context) {
         HttpServerRequest request = context.request();
         long declared = declaredLength(request.getHeader("Content-Length"));
-        if (declared <= maxBodySize) {
+        if (declared > maxBodySize) {
+            refuseUnread(context, ProblemType.PAYLOAD_TOO_LARGE, "the request body (" + declared
+                    + " bytes) is larger than quarkus.http.limits.max-body-size (" + maxBodySize + " bytes)");
+        } else if ((declared > 0 || request.getHeader("Transfer-Encoding") != null) && !bodies.admit(context)) {
+            refuseUnread(context, ProblemType.TOO_MANY_REQUEST_BODIES, bodies.refusal());
+        } else {
             context.next();
-            return;
         }
-        // Closed once the answer is out: Vert.x would otherwise wait for the body before ending the exchange.
+    }
+
+    /** Answers a request whose body is left unread, and closes its connection once the answer is out. */
+    private void refuseUnread(RoutingContext context, ProblemType type, String detail) {
+        HttpServerRequest request = context.request();
+        // Vert.x would otherwise wait for the body before ending the exchange.
         context.response().putHeader("Connection", "close").endHandler(sent -> request.connection().close());
         if (!hosts.allows(request)) {
             hosts.refuse(context);
         } else {
-            problems.send(context, ProblemType.PAYLOAD_TOO_LARGE, "the request body (" + declared
-                    + " bytes) is larger than quarkus.http.limits.max-body-size (" + maxBodySize + " bytes)");
+            problems.send(context, type, detail);
         }
     }
 

@@ -1,10 +1,8 @@
 package dev.dra.sidecar.api;
 
-import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;
 import jakarta.inject.Singleton;
-import java.util.concurrent.atomic.AtomicInteger;
 
 /**
  * Admits at most {@code dra.api.max-long-polls} waiting long polls. A long poll past the bound is refused at once
@@ -16,15 +14,11 @@ import java.util.concurrent.atomic.AtomicInteger;
 @Startup // the refusal counter is exposed, at 0, from the start
 class LongPollAdmission {
 
-    private final int max;
-    private final AtomicInteger admitted = new AtomicInteger();
-    private final Counter refusals;
+    private final AdmissionLimit limit;
 
     LongPollAdmission(ApiConfig config, MeterRegistry registry) {
-        this.max = config.maxLongPolls();
-        this.refusals = Counter.builder("dra.long.poll.refusals")
-                .description("Long polls refused with 503 too-many-long-polls (dra.api.max-long-polls reached)")
-                .register(registry);
+        this.limit = new AdmissionLimit(config.maxLongPolls(), registry, "dra.long.poll.refusals",
+                "Long polls refused with 503 too-many-long-polls (dra.api.max-long-polls reached)");
     }
 
     /**
@@ -34,15 +28,13 @@ class LongPollAdmission {
      * @throws ApiException {@code 503 too-many-long-polls} when every place is taken
      */
     void admit() {
-        if (admitted.incrementAndGet() > max) {
-            admitted.decrementAndGet();
-            refusals.increment();
-            throw new ApiException(ProblemType.TOO_MANY_LONG_POLLS, "this sidecar already holds its limit of " + max
-                    + " waiting long polls (dra.api.max-long-polls); poll again after Retry-After");
+        if (!limit.tryAdmit()) {
+            throw new ApiException(ProblemType.TOO_MANY_LONG_POLLS, "this sidecar already holds its limit of "
+                    + limit.max() + " waiting long polls (dra.api.max-long-polls); poll again after Retry-After");
         }
     }
 
     void release() {
-        admitted.decrementAndGet();
+        limit.release();
     }
 }

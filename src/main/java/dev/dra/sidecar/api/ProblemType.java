@@ -51,7 +51,10 @@ enum ProblemType {
     UNREADABLE(FailureCode.UNREADABLE, 503, "Metadata file cannot be read",
             "a file cannot be opened or read (permissions, I/O error)"),
     TOO_MANY_LONG_POLLS("too-many-long-polls", 503, "Too many long polls", 5, true, Listed.EVERY_READ,
-            "a long poll past dra.api.max-long-polls; the answer closes the connection");
+            "a long poll past dra.api.max-long-polls; the answer closes the connection"),
+    TOO_MANY_REQUEST_BODIES("too-many-request-bodies", 503, "Too many request bodies", 1, true, Listed.VALIDATE,
+            "a request with a body past dra.api.max-request-bodies, refused before its body is read; the answer "
+                    + "closes the connection");
 
     /** The operations of the OpenAPI document that list a problem among their responses. */
     enum Listed {

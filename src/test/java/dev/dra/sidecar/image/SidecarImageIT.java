@@ -53,6 +53,7 @@ class SidecarImageIT {
     static final String MANAGEMENT = "http://127.0.0.1:" + MANAGEMENT_PORT;
     static final int FLOOD = 10_000;
     static final int SILENT = 3_000;
+    static final int STALLED_BODIES = 590;
 
     private static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
@@ -185,6 +186,7 @@ class SidecarImageIT {
 
         flood(name, nicPath, etag);
         silentConnections(name);
+        requestBodies(name);
 
         long stopping = System.nanoTime();
         int timeout = shutdownTimeoutSeconds();
@@ -261,7 +263,7 @@ class SidecarImageIT {
         double rejectedBefore = sample(before, "vertx_http_connections_rejected_total");
         int openBefore = (int) sample(before, "vertx_http_connections_current"); // this test's own HTTP client
         int maxConnections = Integer.parseInt(property("quarkus.http.limits.max-connections"));
-        try (SilentConnections api = SilentConnections.open(8089, SILENT)) {
+        try (StalledConnections api = StalledConnections.silent(8089, SILENT)) {
             int refused = SILENT - (maxConnections - openBefore);
             int closed = api.awaitClosedByServer(refused, Duration.ofSeconds(20));
             String metrics = get(MANAGEMENT + "/q/metrics").body();
@@ -276,7 +278,7 @@ class SidecarImageIT {
         Eventually.await(Duration.ofSeconds(10), () -> get(API + "/claims").statusCode(), s -> s == 200,
                 "the API answers once the silent connections are gone");
 
-        try (SilentConnections management = SilentConnections.open(MANAGEMENT_PORT, SILENT)) {
+        try (StalledConnections management = StalledConnections.silent(MANAGEMENT_PORT, SILENT)) {
             assertEquals(200, status(MANAGEMENT + "/q/health/live"), "probes are answered beside silent connections");
             long started = System.nanoTime();
             int closed = management.awaitClosedByServer(SILENT, Duration.ofSeconds(30));
@@ -285,6 +287,68 @@ class SidecarImageIT {
             assertEquals(SILENT, closed, "quarkus.management.idle-timeout closes silent connections");
         }
         assertEquals("running", inspect(name, "{{.State.Status}}"), logs(name));
+    }
+
+    /**
+     * Request bodies past {@code dra.api.max-request-bodies}: of 590 {@code POST /validate} that send 60 KB of a
+     * 1.9 MB body and stall, all but the places are refused before their bodies are read; then 30 dense 1 MB streams
+     * at once are validated up to the places at a time and the rest refused. The sidecar serves throughout.
+     */
+    private void requestBodies(String name) throws Exception {
+        int places = maxRequestBodies();
+        byte[] stalledHead = ("POST /validate HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n"
+                + "Content-Length: 1900000\r\n\r\n" + " ".repeat(60_000)).getBytes(StandardCharsets.US_ASCII);
+        try (StalledConnections stalled = StalledConnections.open(8089, STALLED_BODIES, stalledHead)) {
+            int closed = stalled.awaitClosedByServer(STALLED_BODIES - places, Duration.ofSeconds(30));
+            System.out.printf("[image] %d stalled request bodies: closed after %s%n", STALLED_BODIES, stalled.closedAfter());
+            assertEquals(STALLED_BODIES - places, closed, "all but " + places + " refused: " + stalled.closedAfter());
+            assertEquals(Map.of("HTTP/1.1 503 Service Unavailable", closed), stalled.closedAfter());
+            assertEquals(200, get(API + "/claims").statusCode(), "reads beside the stalled bodies");
+        }
+        byte[] dense = denseStream();
+        List<java.util.concurrent.CompletableFuture<HttpResponse<String>>> posts = new ArrayList<>();
+        for (int i = 0; i < 30; i++) {
+            posts.add(HTTP.sendAsync(HttpRequest.newBuilder(URI.create(API + "/validate"))
+                    .header("Content-Type", "application/json").POST(HttpRequest.BodyPublishers.ofByteArray(dense))
+                    .timeout(Duration.ofSeconds(60)).build(), HttpResponse.BodyHandlers.ofString()));
+        }
+        Map<Integer, Integer> statuses = new java.util.TreeMap<>();
+        for (var post : posts) {
+            int status;
+            try {
+                HttpResponse<String> answer = post.get(90, TimeUnit.SECONDS);
+                status = answer.statusCode();
+                if (status == 200) {
+                    assertTrue(answer.body().startsWith("{\"decoded\":true"), answer.body().substring(0, 100));
+                }
+            } catch (java.util.concurrent.ExecutionException refusedBeforeTheBodyWasSent) {
+                status = -1; // the 503 and the close came while the client was still sending
+            }
+            statuses.merge(status, 1, Integer::sum);
+        }
+        System.out.printf("[image] 30 dense 1 MB streams at once: answers by status %s; peak cgroup usage %d MiB%n",
+                statuses, Long.parseLong(Files.readString(memoryCgroup(name).resolve("memory.max_usage_in_bytes")).strip()) >> 20);
+        assertTrue(statuses.getOrDefault(200, 0) >= 1, "validated, " + places + " at a time: " + statuses);
+        assertEquals(30, statuses.getOrDefault(200, 0) + statuses.getOrDefault(503, 0) + statuses.getOrDefault(-1, 0),
+                "every other one refused: " + statuses);
+        assertEquals("running", inspect(name, "{{.State.Status}}"), logs(name));
+        assertEquals(200, get(API + "/claims").statusCode(), "reads after the bodies");
+    }
+
+    /** A valid stream of about 1 MB (under dra.metadata.max-file-size): one request with many devices. */
+    private static byte[] denseStream() {
+        StringBuilder devices = new StringBuilder();
+        for (int i = 0; devices.length() < 990_000; i++) {
+            devices.append(i == 0 ? "" : ",").append("{\"driver\":\"gpu.example.com\",\"pool\":\"p\",\"name\":\"gpu-")
+                    .append(i).append("\",\"attributes\":{");
+            for (int a = 0; a < 8; a++) {
+                devices.append(a == 0 ? "" : ",").append("\"a").append(a).append("\":{\"string\":\"xxxxxxxx\"}");
+            }
+            devices.append("}}");
+        }
+        return ("{\"kind\":\"DeviceMetadata\",\"apiVersion\":\"metadata.resource.k8s.io/v1beta1\",\"metadata\":"
+                + "{\"name\":\"c\",\"namespace\":\"n\",\"uid\":\"u\",\"generation\":1},\"requests\":[{\"name\":\"r\","
+                + "\"devices\":[" + devices + "]}]}").getBytes(StandardCharsets.UTF_8);
     }
 
     @Test
@@ -336,6 +400,10 @@ class SidecarImageIT {
 
     private static int maxLongPolls() throws ReflectiveOperationException {
         return Integer.parseInt(ApiConfig.class.getMethod("maxLongPolls").getAnnotation(WithDefault.class).value());
+    }
+
+    private static int maxRequestBodies() throws ReflectiveOperationException {
+        return Integer.parseInt(ApiConfig.class.getMethod("maxRequestBodies").getAnnotation(WithDefault.class).value());
     }
 
     private static String property(String key) throws IOException {
