@@ -24,6 +24,19 @@ def get(port, path, timeout=5.0, headers=None):
         c.close()
 
 
+def post(port, path, body, content_type="application/json", timeout=60.0):
+    """One POST on a new connection: (status, body bytes); status -1 when the server closed it unanswered."""
+    c = http.client.HTTPConnection(HOST, port, timeout=timeout)
+    try:
+        c.request("POST", path, body=body, headers={"Content-Type": content_type})
+        r = c.getresponse()
+        return r.status, r.read()
+    except (http.client.HTTPException, OSError):
+        return -1, b""
+    finally:
+        c.close()
+
+
 def query_value(text):
     """`text` percent-encoded for a query parameter (an ETag's quotes included)."""
     return quote(text, safe="")

@@ -5,6 +5,7 @@ Needs podman that can run containers here (src/test/image/podman.sh); otherwise 
 Builds the image with the README's command from the jar in target/quarkus-app, on the base image that
 src/test/image/temurin-standin.sh provides (the real eclipse-temurin:25-jre, or a labelled stand-in).
 """
+import concurrent.futures
 import os
 import re
 import selectors
@@ -164,6 +165,35 @@ def silent_connections(ports, count, hold_s, sample):
     return closed
 
 
+def dense_stream():
+    """A valid metadata stream of about 1 MB (under dra.metadata.max-file-size): one request, many devices."""
+    devices = []
+    size = 0
+    while size < 990_000:
+        d = ('{"driver":"gpu.example.com","pool":"p","name":"gpu-%d","attributes":{%s}}'
+             % (len(devices), ",".join('"a%d":{"string":"xxxxxxxx"}' % a for a in range(8))))
+        devices.append(d)
+        size += len(d) + 1
+    return ('{"kind":"DeviceMetadata","apiVersion":"metadata.resource.k8s.io/v1beta1","metadata":{"name":"c",'
+            '"namespace":"n","uid":"u","generation":1},"requests":[{"name":"r","devices":[%s]}]}'
+            % ",".join(devices)).encode()
+
+
+def validate_flood(port, count, sample):
+    """POSTs `count` dense 1 MB streams to /validate at once, calling sample() every 100 ms until all are
+    answered; returns the answers by status (-1: closed unanswered)."""
+    body = dense_stream()
+    statuses = {}
+    with concurrent.futures.ThreadPoolExecutor(count) as pool:
+        futures = [pool.submit(http_client.post, port, "/validate", body) for _ in range(count)]
+        while not all(f.done() for f in futures):
+            sample()
+            time.sleep(0.1)
+        for f in futures:
+            statuses[f.result()[0]] = statuses.get(f.result()[0], 0) + 1
+    return dict(sorted(statuses.items()))
+
+
 def run(ctx):
     a = ctx.args
     repo = a.repo
@@ -233,6 +263,7 @@ def run(ctx):
             closed = silent_connections([port, mport], silent, 3 if ctx.smoke else 5, sample)
             res["silent"] = {"per_port": silent, "closed_by_server_api": closed[port],
                              "closed_by_server_management": closed[mport]}
+            res["validations"] = {"dense_1mb_streams": 30, "answers": validate_flood(port, 30, sample)}
             res["rss_worst_mib"] = rounded(peak[0] / 1024)
             res["alive_after_flood"] = http_client.get(port, "/claims")[0] == 200
             stop()
@@ -327,7 +358,8 @@ def summary_rows(im):
         f"{i['started_s_median']} s ({i['started_s_min']} s) / {j.get('started_s_median')} s ({j.get('started_s_min')} s) | "
         f"image <= 0.5 s ({verdict(i['started_s_median'] <= 0.5)}) |",
         f"| image: cgroup rss after warm-up / worst local load ({i['flood']['long_polls']} long polls after wrk, "
-        f"then {i['silent']['per_port']} silent connections to each port) | "
+        f"then {i['silent']['per_port']} silent connections to each port, then "
+        f"{i['validations']['dense_1mb_streams']} dense 1 MB POST /validate at once) | "
         f"{i['rss_after_warmup_mib']} / {i['rss_worst_mib']} MiB | <= 64 / <= 96 MiB "
         f"({verdict(i['rss_after_warmup_mib'] <= 64 and i['rss_worst_mib'] <= 96)}) |",
         f"| jar outside (Temurin 25, same options, own AOT cache): RssAnon after warm-up / worst local load | "
@@ -340,7 +372,9 @@ def summary_rows(im):
         f"podman stop: {i['stop']} | |",
         f"| image: {i['silent']['per_port']} silent connections to each port | closed by the sidecar: "
         f"{i['silent']['closed_by_server_api']} on the API (past max-connections), "
-        f"{i['silent']['closed_by_server_management']} on the management port (idle timeout) | |"]
+        f"{i['silent']['closed_by_server_management']} on the management port (idle timeout) | |",
+        f"| image: {i['validations']['dense_1mb_streams']} dense 1 MB POST /validate at once | answers by status "
+        f"{i['validations']['answers']} (503: too-many-request-bodies; -1: closed while sending) | |"]
 
 
 def detail_lines(im):
