@@ -86,6 +86,22 @@ def seconds_since_process_start(pid, clk_tck):
     return float(open("/proc/uptime").read().split()[0]) - start
 
 
+def _hold(sel, socks, hold_s, sample, on_ready):
+    """Runs `sel` for `hold_s` seconds, calling on_ready(key, events) for each ready socket and sample() every
+    100 ms; then closes `socks` and `sel`."""
+    end = time.monotonic() + hold_s
+    next_sample = 0
+    while time.monotonic() < end:
+        for key, ev in sel.select(0.05):
+            on_ready(key, ev)
+        if time.monotonic() >= next_sample:
+            sample()
+            next_sample = time.monotonic() + 0.1
+    for s in socks:
+        s.close()
+    sel.close()
+
+
 def long_poll_flood(port, path, etag, count, hold_s, sample):
     """Opens `count` long polls (one connection each) from one selector and holds them `hold_s` seconds,
     calling sample() every 100 ms; returns (answered 503 too-many-long-polls, closed by the server)."""
@@ -93,39 +109,32 @@ def long_poll_flood(port, path, etag, count, hold_s, sample):
     req = (f"GET {path}?waitForChange=true&timeoutSeconds=120&lastEtag={quote(etag, safe='')} HTTP/1.1\r\n"
            "Host: localhost\r\n\r\n").encode()
     sel = selectors.DefaultSelector()
-    socks, refused, closed = [], 0, 0
+    socks, counts = [], {"refused": 0, "closed": 0}
     for _ in range(count):
         s = socket.socket()
         s.setblocking(False)
         s.connect_ex(("127.0.0.1", port))
         sel.register(s, selectors.EVENT_WRITE)
         socks.append(s)
-    end = time.monotonic() + hold_s
-    next_sample = 0
-    while time.monotonic() < end:
-        for key, ev in sel.select(0.05):
-            s = key.fileobj
-            try:
-                if ev & selectors.EVENT_WRITE:
-                    s.send(req)
-                    sel.modify(s, selectors.EVENT_READ)
-                else:
-                    data = s.recv(65536)
-                    if b"too-many-long-polls" in data:
-                        refused += 1
-                    elif not data:
-                        closed += 1
-                    sel.unregister(s)
-            except OSError:
-                closed += 1
+
+    def on_ready(key, ev):
+        s = key.fileobj
+        try:
+            if ev & selectors.EVENT_WRITE:
+                s.send(req)
+                sel.modify(s, selectors.EVENT_READ)
+            else:
+                data = s.recv(65536)
+                if b"too-many-long-polls" in data:
+                    counts["refused"] += 1
+                elif not data:
+                    counts["closed"] += 1
                 sel.unregister(s)
-        if time.monotonic() >= next_sample:
-            sample()
-            next_sample = time.monotonic() + 0.1
-    for s in socks:
-        s.close()
-    sel.close()
-    return refused, closed
+        except OSError:
+            counts["closed"] += 1
+            sel.unregister(s)
+    _hold(sel, socks, hold_s, sample, on_ready)
+    return counts["refused"], counts["closed"]
 
 
 def silent_connections(ports, count, hold_s, sample):
@@ -145,23 +154,16 @@ def silent_connections(ports, count, hold_s, sample):
             s.setblocking(False)
             sel.register(s, selectors.EVENT_READ, p)
             socks.append(s)
-    end = time.monotonic() + hold_s
-    next_sample = 0
-    while time.monotonic() < end:
-        for key, _ in sel.select(0.05):
-            try:
-                data = key.fileobj.recv(1)
-            except OSError:
-                data = b""
-            if not data:
-                closed[key.data] += 1
-                sel.unregister(key.fileobj)
-        if time.monotonic() >= next_sample:
-            sample()
-            next_sample = time.monotonic() + 0.1
-    for s in socks:
-        s.close()
-    sel.close()
+
+    def on_ready(key, _):
+        try:
+            data = key.fileobj.recv(1)
+        except OSError:
+            data = b""
+        if not data:
+            closed[key.data] += 1
+            sel.unregister(key.fileobj)
+    _hold(sel, socks, hold_s, sample, on_ready)
     return closed
 
 
