@@ -187,6 +187,7 @@ class SidecarImageIT {
         flood(name, nicPath, etag);
         silentConnections(name);
         requestBodies(name);
+        pipelinedBurst(name);
 
         long stopping = System.nanoTime();
         int timeout = shutdownTimeoutSeconds();
@@ -333,6 +334,61 @@ class SidecarImageIT {
                 "every other one refused: " + statuses);
         assertEquals("running", inspect(name, "{{.State.Status}}"), logs(name));
         assertEquals(200, get(API + "/claims").statusCode(), "reads after the bodies");
+    }
+
+    /**
+     * 20 clients each send 2 MB of pipelined GETs without reading an answer, and go away: the API answers other
+     * clients again within seconds, not once every request read has been handled.
+     */
+    private void pipelinedBurst(String name) throws Exception {
+        byte[] burst = "GET /claims/gpu-claim/gpu HTTP/1.1\r\nHost: localhost\r\n\r\n".repeat(1000)
+                .getBytes(StandardCharsets.US_ASCII);
+        List<Thread> senders = new ArrayList<>();
+        long[] sent = new long[20];
+        for (int i = 0; i < sent.length; i++) {
+            int sender = i;
+            Thread thread = new Thread(() -> sent[sender] = sendWithoutReading(burst, 2 << 20));
+            thread.start();
+            senders.add(thread);
+        }
+        for (Thread sender : senders) {
+            sender.join();
+        }
+        long started = System.nanoTime();
+        Eventually.await(Duration.ofSeconds(20), () -> status(API + "/claims"), s -> s == 200,
+                "the API answers again after the burst");
+        System.out.printf("[image] %d MB of pipelined requests whose answers were never read: the API answered "
+                + "again %d ms after the clients went away%n", Arrays.stream(sent).sum() >> 20,
+                TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started));
+        assertEquals(200, status(MANAGEMENT + "/q/health/live"));
+        assertEquals("running", inspect(name, "{{.State.Status}}"), logs(name));
+    }
+
+    /** Sends {@code total} bytes of {@code burst} repeated, reading nothing, until done or the server stops reading. */
+    private static long sendWithoutReading(byte[] burst, long total) {
+        long sent = 0;
+        try (java.nio.channels.SocketChannel channel = java.nio.channels.SocketChannel.open(
+                new java.net.InetSocketAddress("127.0.0.1", 8089))) {
+            channel.configureBlocking(false);
+            java.nio.ByteBuffer out = java.nio.ByteBuffer.wrap(burst);
+            long stalledSince = System.nanoTime();
+            while (sent < total && System.nanoTime() - stalledSince < TimeUnit.SECONDS.toNanos(2)) {
+                int written = channel.write(out);
+                if (written > 0) {
+                    sent += written;
+                    stalledSince = System.nanoTime();
+                }
+                if (!out.hasRemaining()) {
+                    out.rewind();
+                }
+                if (written == 0) {
+                    Thread.sleep(5);
+                }
+            }
+        } catch (IOException | InterruptedException e) {
+            // the server closed it, or the test ends: what was sent stands
+        }
+        return sent;
     }
 
     /** A valid stream of about 1 MB (under dra.metadata.max-file-size): one request with many devices. */
