@@ -196,6 +196,30 @@ def validate_flood(port, count, sample):
     return dict(sorted(statuses.items()))
 
 
+def pipelined_flood(port, path, connections, megabytes, sample):
+    """Sends `megabytes` MB of pipelined GETs of `path` on each of `connections` connections and reads no answer,
+    calling sample() every 100 ms until every sender is done (a sender gives up when the server stops reading for
+    2 s); returns the MB the server took in all."""
+    burst = f"GET {path} HTTP/1.1\r\nHost: localhost\r\n\r\n".encode() * 1000
+    taken = [0] * connections
+
+    def send(i):
+        with socket.create_connection(("127.0.0.1", port)) as s:
+            s.settimeout(2.0)
+            try:
+                for _ in range(megabytes * 1048576 // len(burst)):
+                    s.sendall(burst)
+                    taken[i] += len(burst)
+            except OSError:
+                pass
+    with concurrent.futures.ThreadPoolExecutor(connections) as pool:
+        futures = [pool.submit(send, i) for i in range(connections)]
+        while not all(f.done() for f in futures):
+            sample()
+            time.sleep(0.1)
+    return round(sum(taken) / 1048576)
+
+
 def run(ctx):
     a = ctx.args
     repo = a.repo
@@ -266,6 +290,8 @@ def run(ctx):
             res["silent"] = {"per_port": silent, "closed_by_server_api": closed[port],
                              "closed_by_server_management": closed[mport]}
             res["validations"] = {"dense_1mb_streams": 30, "answers": validate_flood(port, 30, sample)}
+            res["pipelined"] = {"connections": 20, "mb_each": 2 if ctx.smoke else 10,
+                                "mb_taken": pipelined_flood(port, path, 20, 2 if ctx.smoke else 10, sample)}
             res["rss_worst_mib"] = rounded(peak[0] / 1024)
             res["alive_after_flood"] = http_client.get(port, "/claims")[0] == 200
             stop()
@@ -361,7 +387,9 @@ def summary_rows(im):
         f"image <= 0.5 s ({verdict(i['started_s_median'] <= 0.5)}) |",
         f"| image: cgroup rss after warm-up / worst local load ({i['flood']['long_polls']} long polls after wrk, "
         f"then {i['silent']['per_port']} silent connections to each port, then "
-        f"{i['validations']['dense_1mb_streams']} dense 1 MB POST /validate at once) | "
+        f"{i['validations']['dense_1mb_streams']} dense 1 MB POST /validate at once, then "
+        f"{i['pipelined']['mb_each']} MB of pipelined GETs on each of {i['pipelined']['connections']} connections, "
+        f"answers unread) | "
         f"{i['rss_after_warmup_mib']} / {i['rss_worst_mib']} MiB | <= 64 / <= 96 MiB "
         f"({verdict(i['rss_after_warmup_mib'] <= 64 and i['rss_worst_mib'] <= 96)}) |",
         f"| jar outside (Temurin 25, same options, own AOT cache): RssAnon after warm-up / worst local load | "
