@@ -404,7 +404,10 @@ def summary_rows(im):
         f"{i['silent']['closed_by_server_api']} on the API (past max-connections), "
         f"{i['silent']['closed_by_server_management']} on the management port (idle timeout) | |",
         f"| image: {i['validations']['dense_1mb_streams']} dense 1 MB POST /validate at once | answers by status "
-        f"{i['validations']['answers']} (503: too-many-request-bodies; -1: closed while sending) | |"]
+        f"{i['validations']['answers']} (503: too-many-request-bodies; -1: closed while sending) | |",
+        f"| image: {i['pipelined']['mb_each']} MB of pipelined GETs on each of {i['pipelined']['connections']} "
+        f"connections, answers unread | {i['pipelined']['mb_taken']} MB taken by the sidecar; serving after all "
+        f"phases: {i['alive_after_flood']} | |"]
 
 
 def detail_lines(im):
