@@ -7,7 +7,9 @@ import java.util.List;
 
 /**
  * One entry of {@code dra.metadata.expected-claims}: {@code claims/<claim>/<request>} or
- * {@code template-claims/<podClaimName>/<request>}, the same spelling as the API path that serves it.
+ * {@code template-claims/<podClaimName>/<request>}, the same spelling as the API path that serves it; without the
+ * {@code /<request>} part ({@code request} is {@code null}) the entry stands for the whole claim, whatever its
+ * requests are called, as {@code GET /claims/<claim>} serves it.
  */
 public record ExpectedClaim(ClaimKind kind, String claim, String request) {
 
@@ -19,13 +21,17 @@ public record ExpectedClaim(ClaimKind kind, String claim, String request) {
      */
     public static ExpectedClaim parse(String entry) {
         String[] parts = entry.trim().split("/", -1);
-        ClaimKind kind = parts.length == 3 ? ClaimKind.ofApiSegment(parts[0]) : null;
+        ClaimKind kind = parts.length == 2 || parts.length == 3 ? ClaimKind.ofApiSegment(parts[0]) : null;
         if (kind == null) {
-            throw invalid(entry, "it must have the form claims/<claim>/<request> or template-claims/<podClaimName>/<request>");
+            throw invalid(entry, "it must have the form claims/<claim>[/<request>] or "
+                    + "template-claims/<podClaimName>[/<request>]");
         }
         if (parts[1].length() > 253 || !DnsNames.isSubdomain(parts[1])) {
             throw invalid(entry, (kind == ClaimKind.CLAIM ? "the claim name" : "the pod claim name")
                     + " '" + parts[1] + "' is not a DNS-1123 subdomain (lower case letters, digits, '-' and '.')");
+        }
+        if (parts.length == 2) {
+            return new ExpectedClaim(kind, parts[1], null);
         }
         if (parts[2].length() > 63 || !DnsNames.isLabel(parts[2])) {
             throw invalid(entry, "the request name '" + parts[2]
@@ -52,6 +58,6 @@ public record ExpectedClaim(ClaimKind kind, String claim, String request) {
 
     @Override
     public String toString() {
-        return kind.apiSegment() + "/" + claim + "/" + request;
+        return kind.apiSegment() + "/" + claim + (request == null ? "" : "/" + request);
     }
 }

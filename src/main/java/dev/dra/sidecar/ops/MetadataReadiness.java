@@ -19,7 +19,8 @@ import java.util.Map;
  * Whether the app's metadata is here: the answer of the startup and readiness checks.
  *
  * <p>Contract: up when the store completed its first full scan and every expected claim's request is present
- * and its merged view decodes (a stale view, serving the last good object, counts as present). With no
+ * and its merged view decodes (a stale view, serving the last good object, counts as present); an expected claim
+ * without a request is up when at least one of its requests has metadata and every request that has decodes. With no
  * expected claims, up as soon as the first scan is done. {@link Result#data()} says, per expected claim, what
  * is there or what is missing and what the user can do about it; how file changes are noticed
  * ({@code watch-mode}); and which files are detached (pinned to a file the host replaced: still served, so
@@ -97,8 +98,12 @@ final class MetadataReadiness {
                         + "a container lists)";
             }
             return "missing: claim directory " + claimDir + " holds no metadata file yet: the DRA driver has not "
-                    + "written <driver>-metadata.json for request " + expected.request()
+                    + "written <driver>-metadata.json for "
+                    + (expected.request() == null ? "any request" : "request " + expected.request())
                     + " (is the driver's device metadata feature on?)";
+        }
+        if (expected.request() == null) {
+            return wholeClaimState(claim);
         }
         RequestEntry request = claim.requests().get(expected.request());
         if (request == null) {
@@ -107,6 +112,25 @@ final class MetadataReadiness {
                     + "): check the request name, or wait for the driver to write "
                     + claimDir.resolve(expected.request()) + "/<driver>-metadata.json";
         }
+        return requestState(request);
+    }
+
+    /** The first request that fails, else the first that is stale, else "ok". */
+    private static String wholeClaimState(ClaimEntry claim) {
+        String state = "ok";
+        for (RequestEntry request : claim.requests().values()) {
+            String requestState = requestState(request);
+            if (requestState.startsWith("failing")) {
+                return requestState;
+            }
+            if (state.equals("ok")) {
+                state = requestState;
+            }
+        }
+        return state;
+    }
+
+    private static String requestState(RequestEntry request) {
         if (request.merged() instanceof Served.Unavailable failure) {
             return "failing: " + failure.code().code() + ": " + failure.detail();
         }

@@ -67,8 +67,8 @@ public interface StoreConfig {
     Duration retryBackoffMax();
 
     /**
-     * Claims the app needs, as {@code claims/<claim>/<request>} or {@code template-claims/<podClaimName>/<request>};
-     * startup and readiness wait until each is present and decodes.
+     * Claims the app needs, as {@code claims/<claim>/<request>} or {@code template-claims/<podClaimName>/<request>},
+     * or without {@code /<request>} for the whole claim; startup and readiness wait until each is present and decodes.
      */
     Optional<List<String>> expectedClaims();
 }

@@ -19,8 +19,18 @@ class ExpectedClaimTest {
     }
 
     @Test
+    void withoutARequestTheEntryIsTheWholeClaim() {
+        assertEquals(List.of(new ExpectedClaim(ClaimKind.CLAIM, "gpu-claim", null),
+                        new ExpectedClaim(ClaimKind.TEMPLATE_CLAIM, "my-gpu", null)),
+                ExpectedClaim.parseAll(List.of("claims/gpu-claim", "template-claims/my-gpu")));
+        assertEquals("claims/gpu-claim", ExpectedClaim.parse("claims/gpu-claim").toString());
+    }
+
+    @Test
     void rejectsWhatCanNeverMatchWithTheEntryAndTheForm() {
-        assertMessage("gpu-claim/gpu", "entry 'gpu-claim/gpu' is invalid: it must have the form claims/<claim>/<request>");
+        assertMessage("gpu-claim/gpu", "entry 'gpu-claim/gpu' is invalid: it must have the form claims/<claim>[/<request>]");
+        assertMessage("gpu-claim", "must have the form");
+        assertMessage("claims/", "is not a DNS-1123 subdomain");
         assertMessage("resourceclaims/gpu-claim/gpu", "must have the form");
         assertMessage("claims/gpu-claim/gpu/extra", "must have the form");
         assertMessage("claims/GPU_claim/gpu", "the claim name 'GPU_claim' is not a DNS-1123 subdomain");

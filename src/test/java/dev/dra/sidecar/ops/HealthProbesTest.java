@@ -38,7 +38,10 @@ class HealthProbesTest {
                     .body("status", equalTo("DOWN"))
                     .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'",
                             containsString("does not list claim late-claim in its own resources.claims"))
+                    .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim'",
+                            containsString("does not list claim late-claim in its own resources.claims"))
                     .body("checks.find { it.name == 'dra-metadata' }.data.'template-claims/my-gpu/gpu'", equalTo("ok"))
+                    .body("checks.find { it.name == 'dra-metadata' }.data.'template-claims/my-gpu'", equalTo("ok"))
                     .body("checks.find { it.name == 'dra-metadata' }.data.'watch-mode'", equalTo("inotify"));
         }
 
@@ -50,11 +53,14 @@ class HealthProbesTest {
         assertEquals(503, failing.statusCode());
         String state = failing.path("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'");
         assertTrue(state.contains("malformed-stream") && state.contains(LATE), state);
+        assertEquals(state, failing.path("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim'"),
+                "the whole claim fails with its failing request");
 
         OpsTestTree.write(LATE, DeviceMetadataJson.forClaim("late-claim").json());
         Eventually.await(Duration.ofSeconds(20), () -> get("ready").statusCode(), s -> s == 200, "ready UP");
         get("ready").then().body("status", equalTo("UP"))
-                .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'", equalTo("ok"));
+                .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'", equalTo("ok"))
+                .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim'", equalTo("ok"));
         get("started").then().statusCode(200).body("status", equalTo("UP"));
     }
 

@@ -11,8 +11,8 @@ import java.util.Map;
 
 /**
  * A metadata root for operations tests: a copy of the sample tree ({@code deploy/sample/dra-device-attributes})
- * in a temporary directory, with one expected claim ({@code claims/late-claim/gpu}) that is not there at start,
- * as when the driver has not written its file yet.
+ * in a temporary directory, with one expected claim ({@code claims/late-claim/gpu}, also expected as the whole
+ * claim {@code claims/late-claim}) that is not there at start, as when the driver has not written its file yet.
  */
 public class OpsTestTree implements QuarkusTestProfile {
 
@@ -21,7 +21,7 @@ public class OpsTestTree implements QuarkusTestProfile {
     @Override
     public Map<String, String> getConfigOverrides() {
         return Map.of("dra.metadata.root", ROOT.toString(),
-                "dra.metadata.expected-claims", "claims/late-claim/gpu,template-claims/my-gpu/gpu");
+                "dra.metadata.expected-claims", "claims/late-claim/gpu,claims/late-claim,template-claims/my-gpu/gpu,template-claims/my-gpu");
     }
 
     /** Replaces the file at {@code relative} under the root by a rename, so the sidecar never sees it half-written. */
