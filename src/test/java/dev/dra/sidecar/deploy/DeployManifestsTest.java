@@ -5,20 +5,18 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import java.io.IOException;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -34,10 +32,16 @@ class DeployManifestsTest {
 
     static final Path KUBERNETES = Path.of("deploy", "kubernetes");
 
-    /** Every *.yaml/*.yml under deploy/ except kustomization files (kustomize itself parses those strictly). */
+    /**
+     * Every *.yaml/*.yml under deploy/ except kustomization files (kustomize itself parses those strictly) and the
+     * injection, whose MutatingAdmissionPolicy (admissionregistration.k8s.io/v1) the fabric8 model does not have
+     * yet: a real API server judges it (kube.ManifestsAdmissionIT, where an unknown field comes back as a warning and
+     * fails the test).
+     */
     static List<Path> manifestFiles() throws IOException {
         try (Stream<Path> files = Files.walk(Path.of("deploy"))) {
             return files.filter(Files::isRegularFile)
+                    .filter(f -> !f.startsWith(KUBERNETES.resolve("injection")))
                     .filter(f -> f.getFileName().toString().matches(".*\\.ya?ml"))
                     .filter(f -> !f.getFileName().toString().matches("kustomization\\.ya?ml"))
                     .sorted().toList();
@@ -138,7 +142,7 @@ class DeployManifestsTest {
     void kustomizeRejectsAMisspelledKustomizationField(@TempDir Path dir) throws Exception {
         Files.writeString(dir.resolve("kustomization.yaml"),
                 "apiVersion: kustomize.config.k8s.io/v1beta1\nkind: Kustomization\nresourcez:\n  - a.yaml\n");
-        Result result = kustomize(dir);
+        Kustomize.Result result = Kustomize.run(dir);
         assertNotEquals(0, result.exitCode(), "kustomize must reject unknown kustomization fields");
     }
 
@@ -156,39 +160,8 @@ class DeployManifestsTest {
                 .collect(Collectors.toSet());
     }
 
-    record Result(int exitCode, String stdout, String stderr) {}
-
-    static Path kubectl() {
-        for (String dir : (System.getenv().getOrDefault("PATH", "") + ":/usr/bin:/usr/local/bin").split(":")) {
-            Path candidate = Path.of(dir.isEmpty() ? "." : dir, "kubectl");
-            if (Files.isExecutable(candidate)) {
-                return candidate;
-            }
-        }
-        return null;
-    }
-
-    static Result kustomize(Path dir) throws Exception {
-        Path kubectl = kubectl();
-        assumeTrue(kubectl != null, "kubectl is not installed: the kustomize rendering checks are skipped");
-        Path out = Files.createTempFile("kustomize", ".out");
-        Path err = Files.createTempFile("kustomize", ".err");
-        try {
-            Process process = new ProcessBuilder(kubectl.toString(), "kustomize", dir.toString())
-                    .redirectOutput(out.toFile()).redirectError(err.toFile()).start();
-            assertTrue(process.waitFor(120, TimeUnit.SECONDS), "kubectl kustomize timed out");
-            return new Result(process.exitValue(), Files.readString(out, StandardCharsets.UTF_8),
-                    Files.readString(err, StandardCharsets.UTF_8));
-        } finally {
-            Files.deleteIfExists(out);
-            Files.deleteIfExists(err);
-        }
-    }
-
     static List<HasMetadata> render(Path dir) throws Exception {
-        Result result = kustomize(dir);
-        assertEquals(0, result.exitCode(), "kubectl kustomize " + dir + " failed: " + result.stderr());
-        List<HasMetadata> objects = StrictKubernetesYaml.parseAll(result.stdout(), "kustomize " + dir);
+        List<HasMetadata> objects = StrictKubernetesYaml.parseAll(Kustomize.render(dir), "kustomize " + dir);
         assertFalse(objects.isEmpty(), "kustomize " + dir + " rendered nothing");
         return objects;
     }

@@ -1,0 +1,303 @@
+package dev.dra.sidecar.kube;
+
+import static dev.dra.sidecar.kube.InjectionPods.app;
+import static dev.dra.sidecar.kube.InjectionPods.direct;
+import static dev.dra.sidecar.kube.InjectionPods.pod;
+import static dev.dra.sidecar.kube.InjectionPods.template;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.Kustomize;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.stream.Collectors;
+import java.util.function.Predicate;
+import java.util.stream.IntStream;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The injection (deploy/kubernetes/injection) on a real API server: which pods get the sidecar, what they get, and
+ * which stay as they are. Every pod is created in a namespace that enforces Restricted, and no request may get a
+ * warning.
+ */
+class SidecarInjectionIT {
+
+    @RegisterExtension
+    static final KubeApiServerExtension API = new KubeApiServerExtension();
+
+    private static final String EXPECTED_CLAIMS = "DRA_METADATA_EXPECTED_CLAIMS";
+    private static final String TMP = "dra-metadata-sidecar-tmp";
+    private static Injection injection;
+
+    private String namespace;
+
+    @BeforeAll
+    static void applyInjection() throws Exception {
+        injection = new Injection(API);
+    }
+
+    @BeforeEach
+    void injectionEnforcedAndAFreshNamespace() throws Exception {
+        injection.apply();
+        injection.awaitEnforced();
+        namespace = API.restrictedNamespace("injection", Map.of());
+        API.warnings();
+    }
+
+    private Pod create(Pod pod) {
+        return create(namespace, pod);
+    }
+
+    private Pod create(String in, Pod pod) {
+        Pod created = API.client().pods().inNamespace(in).resource(pod).create();
+        assertEquals(List.of(), API.warnings(), "the API server's warnings");
+        return created;
+    }
+
+    private static Pod optedIn(Pod pod) {
+        return new PodBuilder(pod).editMetadata().addToLabels(Injection.OPT_IN, "true").endMetadata().build();
+    }
+
+    private static List<String> claims(Container container) {
+        return container.getResources().getClaims().stream()
+                .map(c -> c.getRequest() == null ? c.getName() : c.getName() + "/" + c.getRequest()).toList();
+    }
+
+    private static String env(Container container, String name) {
+        return container.getEnv().stream().filter(e -> e.getName().equals(name)).map(EnvVar::getValue).findFirst()
+                .orElse(null);
+    }
+
+    private static Container injected(Pod created) {
+        Container first = created.getSpec().getInitContainers().get(0);
+        assertEquals(Pods.SIDECAR, first.getName(), "the sidecar is the first init container");
+        assertEquals("Always", first.getRestartPolicy(), "a native sidecar");
+        return first;
+    }
+
+    @Test
+    void anOptedInPodWithAClaimGetsTheSidecarFirstListingTheClaim() {
+        Pod created = create(optedIn(InjectionPods.withClaims("one-claim", direct("gpu", "gpu-claim"))));
+        Container sidecar = injected(created);
+        assertEquals(List.of("gpu"), claims(sidecar));
+        assertEquals("claims/gpu-claim", env(sidecar, EXPECTED_CLAIMS));
+        assertEquals(List.of("app"), created.getSpec().getContainers().stream().map(Container::getName).toList());
+    }
+
+    /**
+     * The injected container is the Kustomize component's: same image, ports, probes, resources, security context
+     * and memory-backed /tmp, compared on the pods the API server stores (both defaulted alike); only the claims and
+     * the expected claims, which the component leaves to the overlay, are the pod's own.
+     */
+    @Test
+    void theInjectedSidecarIsTheComponentsSidecar() throws Exception {
+        Deployment example = Pods.deployments(API.load(Kustomize.render(
+                Path.of("deploy/kubernetes/overlays/component-example")))).get(0);
+        Pod fromComponent = create(Pods.fromTemplate(example));
+        Pod asTheApp = new PodBuilder(Pods.fromTemplate(example)).editSpec().withInitContainers(List.of())
+                .withVolumes(List.of()).endSpec().build();
+        Pod fromInjection = create(optedIn(asTheApp));
+
+        Container component = Pods.sidecar(fromComponent);
+        Container injectedSidecar = injected(fromInjection);
+        assertEquals(claims(component), claims(injectedSidecar), "the same claims as the overlay lists");
+        assertEquals(env(component, EXPECTED_CLAIMS).replace("template-claims/gpu/gpu", "template-claims/gpu"),
+                env(injectedSidecar, EXPECTED_CLAIMS),
+                "the same claim expected (the overlay knows the request name, the injection does not)");
+        assertEquals(withoutClaims(component), withoutClaims(injectedSidecar));
+        assertEquals(volume(fromComponent, TMP), volume(fromInjection, TMP));
+    }
+
+    private static Container withoutClaims(Container container) {
+        Container copy = new ContainerBuilder(container).withEnv(container.getEnv().stream()
+                .filter(e -> !e.getName().equals(EXPECTED_CLAIMS)).toList()).build();
+        copy.getResources().setClaims(List.of());
+        return copy;
+    }
+
+    private static Volume volume(Pod pod, String name) {
+        return pod.getSpec().getVolumes().stream().filter(v -> v.getName().equals(name)).findFirst().orElseThrow();
+    }
+
+    /**
+     * "Started" means "the app's metadata is here": the packaged sidecar, run as the injected container on the files
+     * the kubelet mounts for it, starts when every claim of the pod has its metadata and reports the one that has not.
+     */
+    @Test
+    void theInjectedSidecarStartsWhenEveryClaimsMetadataIsThere(@TempDir Path complete, @TempDir Path incomplete)
+            throws Exception {
+        Pod sample = create(optedIn(InjectionPods.withClaims("sample", direct("gpu", "gpu-claim"),
+                template("my-gpu", "gpu-template"))));
+        KubeletMounts.assertStartupProbe(sample, complete, 200, "\"template-claims/my-gpu\": \"ok\"");
+
+        Pod withoutMetadata = create(optedIn(InjectionPods.withClaims("tpu", direct("gpu", "gpu-claim"),
+                direct("tpu", "tpu-claim"))));
+        KubeletMounts.assertStartupProbe(withoutMetadata, incomplete, 503,
+                "\"claims/tpu-claim\": \"missing: claim directory");
+    }
+
+    @Test
+    void directAndTemplateClaimsAreAllListedAndExpectedNarrowedOnlyWhereTheAppNarrows() {
+        Pod pod = pod("mixed",
+                List.of(direct("gpu", "gpu-claim"), template("my-gpu", "gpu-template"), direct("nic", "net-claim"),
+                        template("fpga", "fpga-template")),
+                List.of(),
+                List.of(app("trainer", "gpu", "my-gpu/gpu", "nic/rdma"),
+                        app("logger", "my-gpu/gpu", "nic/eth", "fpga/fpga"),
+                        app("monitor", "fpga")));
+        Container sidecar = injected(create(optedIn(pod)));
+        // gpu: used whole; my-gpu: only ever narrowed to gpu; nic: narrowed to two requests; fpga: once whole.
+        assertEquals(List.of("gpu", "my-gpu/gpu", "nic/rdma", "nic/eth", "fpga"), claims(sidecar));
+        assertEquals("claims/gpu-claim,template-claims/my-gpu/gpu,claims/net-claim/rdma,claims/net-claim/eth,"
+                + "template-claims/fpga", env(sidecar, EXPECTED_CLAIMS));
+    }
+
+    @Test
+    void twentyClaimsAreAllListedAndExpected() {
+        List<PodResourceClaim> claims = IntStream.range(0, 20).mapToObj(i -> i % 2 == 0
+                ? direct("claim-" + i, "resource-claim-" + i) : template("claim-" + i, "template-" + i)).toList();
+        Pod created = create(optedIn(InjectionPods.withClaims("twenty", claims.toArray(PodResourceClaim[]::new))));
+        Container sidecar = injected(created);
+        assertEquals(claims.stream().map(PodResourceClaim::getName).toList(), claims(sidecar));
+        assertEquals(IntStream.range(0, 20).mapToObj(i -> i % 2 == 0
+                        ? "claims/resource-claim-" + i : "template-claims/claim-" + i).collect(Collectors.joining(",")),
+                env(sidecar, EXPECTED_CLAIMS));
+    }
+
+    @Test
+    void thePodsOwnInitContainersKeepTheirOrderAfterTheSidecar() {
+        Container setup = app("setup", "gpu");
+        Container proxy = new ContainerBuilder(app("proxy")).withRestartPolicy("Always").build();
+        Container migrate = app("migrate");
+        Pod pod = pod("own-init", List.of(direct("gpu", "gpu-claim")), List.of(setup, proxy, migrate),
+                List.of(app("app", "gpu")));
+        Pod created = create(optedIn(pod));
+        injected(created);
+        assertEquals(List.of(Pods.SIDECAR, "setup", "proxy", "migrate"),
+                created.getSpec().getInitContainers().stream().map(Container::getName).toList());
+    }
+
+    @Test
+    void thePodsOwnVolumesAreKeptAndTheSidecarsTmpAdded() {
+        Pod pod = new PodBuilder(InjectionPods.withClaims("volumes", direct("gpu", "gpu-claim"))).editSpec()
+                .addNewVolume().withName("cache").withNewEmptyDir().endEmptyDir().endVolume().endSpec().build();
+        Pod created = create(optedIn(pod));
+        assertEquals(List.of("cache", TMP), created.getSpec().getVolumes().stream().map(Volume::getName).toList());
+        assertEquals("Memory", volume(created, TMP).getEmptyDir().getMedium());
+    }
+
+    @Test
+    void everyPodOfALabelledNamespaceWithClaimsGetsTheSidecar() {
+        String labelled = API.restrictedNamespace("injection-labelled", Map.of(Injection.OPT_IN, "true"));
+        Pod created = create(labelled, InjectionPods.withClaims("by-namespace", template("my-gpu", "gpu-template")));
+        assertEquals("template-claims/my-gpu", env(injected(created), EXPECTED_CLAIMS));
+    }
+
+    @Test
+    void aPodWithoutTheOptInIsUnchanged() {
+        Pod pod = InjectionPods.withClaims("not-opted-in", direct("gpu", "gpu-claim"));
+        Injection.assertUnchanged(pod, create(pod));
+    }
+
+    @Test
+    void anOptedInPodWithoutClaimsIsUnchanged() {
+        Pod pod = optedIn(pod("no-claims", List.of(), List.of(), List.of(app("app"))));
+        Injection.assertUnchanged(pod, create(pod));
+    }
+
+    @Test
+    void theOptOutAnnotationWinsOverTheLabels() {
+        String labelled = API.restrictedNamespace("injection-opt-out", Map.of(Injection.OPT_IN, "true"));
+        Pod pod = new PodBuilder(optedIn(InjectionPods.withClaims("opted-out", direct("gpu", "gpu-claim"))))
+                .editMetadata().addToAnnotations(Injection.OPT_IN, "false").endMetadata().build();
+        Injection.assertUnchanged(pod, create(labelled, pod));
+    }
+
+    /** A pod that already has the sidecar (by hand, from the component, or injected before) is left alone. */
+    @Test
+    void aPodThatAlreadyHasTheSidecarIsUnchanged() {
+        Pod injectedOnce = create(optedIn(InjectionPods.withClaims("first", direct("gpu", "gpu-claim"))));
+        Pod again = new PodBuilder(injectedOnce).withNewMetadata().withName("again")
+                .withLabels(injectedOnce.getMetadata().getLabels()).endMetadata().withStatus(null).build();
+        Pod created = create(again);
+        assertEquals(injectedOnce.getSpec().getInitContainers(), created.getSpec().getInitContainers());
+        assertEquals(injectedOnce.getSpec().getVolumes(), created.getSpec().getVolumes());
+    }
+
+    @Test
+    void withThePolicyAndBindingDeletedPodsAreCreatedUntouched() throws Exception {
+        for (HasMetadata object : injection.objects()) {
+            if (object.getKind().startsWith("MutatingAdmissionPolicy")) {
+                API.client().resource(object).delete();
+            }
+        }
+        injection.awaitNotEnforced();
+        Pod pod = optedIn(InjectionPods.withClaims("no-policy", direct("gpu", "gpu-claim")));
+        Injection.assertUnchanged(pod, create(pod));
+    }
+
+    /**
+     * failurePolicy Fail with parameterNotFoundAction Deny: an opted-in pod that cannot get the sidecar is refused
+     * (and says why) instead of starting without it; other pods are not affected.
+     */
+    @Test
+    void withoutItsParametersOptedInPodsAreRefusedAndOthersCreated() throws Exception {
+        for (HasMetadata object : injection.objects()) {
+            if (object.getKind().equals("ConfigMap")) {
+                API.client().resource(object).delete();
+            }
+        }
+        KubernetesClientException refusal = injection.awaitRefusal();
+        assertTrue(refusal.getMessage().contains("dra-metadata-sidecar"), refusal.getMessage());
+        Pod optedIn = optedIn(InjectionPods.withClaims("refused", direct("gpu", "gpu-claim")));
+        assertThrows(KubernetesClientException.class,
+                () -> API.client().pods().inNamespace(namespace).resource(optedIn).create());
+        Pod other = InjectionPods.withClaims("other", direct("gpu", "gpu-claim"));
+        Injection.assertUnchanged(other, create(other));
+    }
+
+    @Test
+    void settingsOfTheParameterObjectBecomeTheSidecarsEnvironment() throws Exception {
+        HasMetadata parameters = injection.objects().stream().filter(o -> o.getKind().equals("ConfigMap")).findFirst()
+                .orElseThrow();
+        API.client().configMaps().inNamespace(parameters.getMetadata().getNamespace())
+                .withName(parameters.getMetadata().getName())
+                .edit(cm -> {
+                    cm.getData().put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "true");
+                    cm.getData().put(EXPECTED_CLAIMS, "claims/ignored");
+                    return cm;
+                });
+        Container sidecar = eventuallyInjected(optedIn(InjectionPods.withClaims("settings", direct("gpu", "gpu-claim"))),
+                c -> "true".equals(env(c, "QUARKUS_LOG_CONSOLE_JSON_ENABLED")));
+        assertEquals(List.of(EXPECTED_CLAIMS, "QUARKUS_LOG_CONSOLE_JSON_ENABLED"),
+                sidecar.getEnv().stream().map(EnvVar::getName).toList(), "the derived expected claims cannot be overridden");
+        assertEquals("claims/gpu-claim", env(sidecar, EXPECTED_CLAIMS));
+    }
+
+    /** Parameter changes reach admission through an informer: dry runs until one shows the change, then the pod. */
+    private Container eventuallyInjected(Pod pod, Predicate<Container> changed) {
+        Eventually.await(Duration.ofSeconds(30),
+                () -> API.client().pods().inNamespace(namespace).resource(pod).dryRun().create(),
+                p -> changed.test(injected(p)), "the parameter change applied");
+        API.warnings();
+        return injected(create(pod));
+    }
+}

@@ -1,0 +1,129 @@
+#!/usr/bin/env bash
+# Runs etcd and kube-apiserver (from build.sh) on 127.0.0.1, each on free ports, with a temporary data
+# directory and freshly generated certificates, until this script is stopped.
+#
+#   start.sh <state-dir>
+#
+# When the API server answers /readyz, writes <state-dir>/kubeconfig (cluster admin, a bearer token; the
+# server's CA is embedded) and then <state-dir>/ready (the server URL, one line). Stops both processes and
+# deletes the data directory on SIGTERM, SIGINT, SIGHUP, on either process exiting, and when the process that
+# started it dies (checked every second), however that one ends.
+# Admission: the API server's default plugins plus PodSecurity (also a default, named so that it cannot go
+# missing); MutatingAdmissionPolicy is GA and on by default in 1.37.
+# Exit status: 3 without a Go toolchain (from build.sh), 1 on any failure; the reason is on stderr.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+state="${1:?usage: start.sh <state-dir>}"
+parent=$PPID
+mkdir -p "$state"
+rm -f "$state/ready" "$state/kubeconfig"
+
+bin="$("$here/build.sh")/bin"
+run="$(mktemp -d "${TMPDIR:-/tmp}/dra-kube-apiserver.XXXXXX")"
+pids=()
+cleanup() {
+  trap - EXIT INT TERM HUP
+  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
+  for pid in "${pids[@]}"; do
+    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+    kill -KILL "$pid" 2>/dev/null || true
+  done
+  rm -rf "$run"
+  rm -f "$state/ready"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+free_port() {
+  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+started=$(date +%s%N)
+openssl_quiet() { openssl "$@" 2>/dev/null; }
+openssl_quiet req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=dra-test-ca" \
+  -keyout "$run/ca.key" -out "$run/ca.crt"
+openssl_quiet req -newkey rsa:2048 -nodes -subj "/CN=kube-apiserver" -keyout "$run/server.key" -out "$run/server.csr"
+printf 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes.default.svc\n' >"$run/san.ext"
+openssl_quiet x509 -req -in "$run/server.csr" -CA "$run/ca.crt" -CAkey "$run/ca.key" -CAcreateserial -days 2 \
+  -extfile "$run/san.ext" -out "$run/server.crt"
+openssl_quiet genrsa -out "$run/sa.key" 2048
+openssl_quiet rsa -in "$run/sa.key" -pubout -out "$run/sa.pub"
+token="$(openssl rand -hex 24)"
+printf '%s,dra-test-admin,dra-test-admin,system:masters\n' "$token" >"$run/tokens.csv"
+
+etcd_port=$(free_port)
+etcd_peer_port=$(free_port)
+api_port=$(free_port)
+
+"$bin/etcd" --name dra-test --data-dir "$run/etcd" \
+  --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
+  --listen-peer-urls "http://127.0.0.1:$etcd_peer_port" \
+  --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer_port" \
+  --initial-cluster "dra-test=http://127.0.0.1:$etcd_peer_port" \
+  --log-level warn >"$state/etcd.log" 2>&1 &
+pids+=($!)
+
+"$bin/kube-apiserver" \
+  --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$api_port" \
+  --etcd-servers="http://127.0.0.1:$etcd_port" \
+  --tls-cert-file="$run/server.crt" --tls-private-key-file="$run/server.key" --cert-dir="$run/certs" \
+  --client-ca-file="$run/ca.crt" --token-auth-file="$run/tokens.csv" --authorization-mode=RBAC \
+  --service-account-issuer=https://kubernetes.default.svc --service-account-key-file="$run/sa.pub" \
+  --service-account-signing-key-file="$run/sa.key" --service-cluster-ip-range=10.96.0.0/16 \
+  --enable-admission-plugins=PodSecurity \
+  >"$state/kube-apiserver.log" 2>&1 &
+pids+=($!)
+
+server="https://127.0.0.1:$api_port"
+ready=""
+for _ in $(seq 600); do
+  for pid in "${pids[@]}"; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "etcd or kube-apiserver exited during start-up; logs: $state/etcd.log, $state/kube-apiserver.log" >&2
+      tail -20 "$state/kube-apiserver.log" >&2
+      exit 1
+    fi
+  done
+  if curl -fsS --cacert "$run/ca.crt" -H "Authorization: Bearer $token" "$server/readyz" >/dev/null 2>&1; then
+    ready=yes
+    break
+  fi
+  sleep 0.1
+done
+if [ -z "$ready" ]; then
+  echo "kube-apiserver not ready after 60 s; log: $state/kube-apiserver.log" >&2
+  exit 1
+fi
+
+cat >"$state/kubeconfig" <<KUBECONFIG
+apiVersion: v1
+kind: Config
+clusters:
+  - name: dra-test
+    cluster:
+      server: $server
+      certificate-authority-data: $(base64 -w0 "$run/ca.crt")
+users:
+  - name: dra-test-admin
+    user:
+      token: $token
+contexts:
+  - name: dra-test
+    context:
+      cluster: dra-test
+      user: dra-test-admin
+current-context: dra-test
+KUBECONFIG
+echo "$server" >"$state/ready"
+echo "kube-apiserver ready at $server in $(( ($(date +%s%N) - started) / 1000000 )) ms" >&2
+
+while true; do
+  for pid in "${pids[@]}"; do
+    if ! kill -0 "$pid" 2>/dev/null; then
+      echo "etcd or kube-apiserver exited; logs in $state" >&2
+      exit 1
+    fi
+  done
+  kill -0 "$parent" 2>/dev/null || exit 0
+  sleep 1
+done
