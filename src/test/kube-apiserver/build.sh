@@ -27,6 +27,7 @@ flock 9   # one build at a time; a second caller waits and then reuses it
 if [ ! -x "$target/bin/kube-apiserver" ] || [ ! -x "$target/bin/etcd" ]; then
   work="$(mktemp -d "$cache_root/.build-$key.XXXXXX")"
   trap 'rm -rf "$work"' EXIT
+  chmod 755 "$work"
   mkdir -p "$work/bin"
   echo "building kube-apiserver and etcd into $target (once; 10-20 minutes on 2 cores)" >&2
   start=$(date +%s)

@@ -23,13 +23,15 @@ run="$(mktemp -d "${TMPDIR:-/tmp}/dra-kube-apiserver.XXXXXX")"
 pids=()
 cleanup() {
   trap - EXIT INT TERM HUP
-  for pid in "${pids[@]}"; do kill -TERM "$pid" 2>/dev/null || true; done
-  for pid in "${pids[@]}"; do
+  local i pid
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do   # kube-apiserver first, then its etcd
+    pid=${pids[i]}
+    kill -TERM "$pid" 2>/dev/null || true
     for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
     kill -KILL "$pid" 2>/dev/null || true
   done
   rm -rf "$run"
-  rm -f "$state/ready"
+  rm -f "$state/ready" "$state/kubeconfig"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
@@ -65,6 +67,7 @@ pids+=($!)
 
 "$bin/kube-apiserver" \
   --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$api_port" \
+  --endpoint-reconciler-type=none \
   --etcd-servers="http://127.0.0.1:$etcd_port" \
   --tls-cert-file="$run/server.crt" --tls-private-key-file="$run/server.key" --cert-dir="$run/certs" \
   --client-ca-file="$run/ca.crt" --token-auth-file="$run/tokens.csv" --authorization-mode=RBAC \

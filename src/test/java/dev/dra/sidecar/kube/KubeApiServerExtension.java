@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
@@ -92,7 +93,17 @@ final class KubeApiServerExtension implements BeforeAllCallback {
         Namespace namespace = new NamespaceBuilder().withNewMetadata().withName(name).withLabels(all).endMetadata()
                 .build();
         client().resource(namespace).create();
+        addDefaultServiceAccount(name);
         return name;
+    }
+
+    /**
+     * The namespace's {@code default} ServiceAccount, which a cluster's controller manager creates and the
+     * ServiceAccount admission plugin requires for every pod (there is no controller manager here).
+     */
+    void addDefaultServiceAccount(String namespace) {
+        client().serviceAccounts().inNamespace(namespace).resource(new ServiceAccountBuilder().withNewMetadata()
+                .withName("default").endMetadata().build()).create();
     }
 
     /** The objects of a YAML text, as the client types them (unknown kinds as generic resources). */

@@ -60,6 +60,20 @@ class ManifestsAdmissionIT {
         assertEquals(List.of(), API.warnings());
     }
 
+    /** What makes "no warning" worth asserting: the API server reports a field it does not know as a warning. */
+    @Test
+    void aMisspelledFieldOfThePolicyComesBackAsAWarning() throws Exception {
+        String misspelled = Kustomize.render(KUBERNETES.resolve("injection"))
+                .replace("reinvocationPolicy:", "reinvocationPolicyy:");
+        HasMetadata policy = API.load(misspelled).stream()
+                .filter(o -> o.getKind().equals("MutatingAdmissionPolicy")).findFirst().orElseThrow();
+        API.warnings();
+        API.client().resource(policy).dryRun().create();
+        List<String> warnings = API.warnings();
+        assertTrue(warnings.stream().anyMatch(w -> w.contains("unknown field \"spec.reinvocationPolicyy\"")),
+                warnings.toString());
+    }
+
     /** The docs: both containers meet Restricted and the namespace enforces it, "so that a regression is refused". */
     @Test
     void aSidecarThatMayEscalatePrivilegesIsRefused() throws Exception {
@@ -121,6 +135,9 @@ class ManifestsAdmissionIT {
             var resource = namespace == null || object.getKind().equals("Namespace")
                     ? API.client().resource(object) : API.client().resource(object).inNamespace(namespace);
             assertNotNull(resource.create(), object.getKind() + " " + object.getMetadata().getName());
+            if (object.getKind().equals("Namespace")) {
+                API.addDefaultServiceAccount(object.getMetadata().getName());
+            }
         }
         List<Deployment> deployments = Pods.deployments(objects);
         assertFalse(deployments.isEmpty(), "no Deployment rendered");
