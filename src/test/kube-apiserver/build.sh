@@ -4,16 +4,10 @@
 #
 # Cache: $DRA_KUBE_CACHE_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/dra-metadata-sidecar. A finished build is
 # reused by every later run; an interrupted one leaves nothing behind that looks finished.
-# Exit status: 0 built or reused, 3 no Go toolchain (the caller skips), anything else the build failed.
+# Exit status: 0 built or reused, 3 not built and no Go toolchain to build it (the caller skips), anything else
+# the build failed.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
-
-go_bin="$(command -v go || true)"
-if [ -z "$go_bin" ] && [ -x /usr/local/go/bin/go ]; then go_bin=/usr/local/go/bin/go; fi
-if [ -z "$go_bin" ]; then
-  echo "no Go toolchain (go not on PATH nor /usr/local/go/bin/go): cannot build kube-apiserver and etcd" >&2
-  exit 3
-fi
 
 key="$(cat "$here"/apiserver/go.mod "$here"/apiserver/go.sum "$here"/etcd/go.mod "$here"/etcd/go.sum \
   | sha256sum | cut -c1-16)"
@@ -25,11 +19,17 @@ exec 9>"$cache_root/.build-$key.lock"
 flock 9   # one build at a time; a second caller waits and then reuses it
 
 if [ ! -x "$target/bin/kube-apiserver" ] || [ ! -x "$target/bin/etcd" ]; then
+  go_bin="$(command -v go || true)"
+  if [ -z "$go_bin" ] && [ -x /usr/local/go/bin/go ]; then go_bin=/usr/local/go/bin/go; fi
+  if [ -z "$go_bin" ]; then
+    echo "no Go toolchain (go not on PATH nor /usr/local/go/bin/go): cannot build kube-apiserver and etcd" >&2
+    exit 3
+  fi
   work="$(mktemp -d "$cache_root/.build-$key.XXXXXX")"
   trap 'rm -rf "$work"' EXIT
   chmod 755 "$work"
   mkdir -p "$work/bin"
-  echo "building kube-apiserver and etcd into $target (once; 10-20 minutes on 2 cores)" >&2
+  echo "building kube-apiserver and etcd into $target (once; 10 to 35 minutes on 2 cores)" >&2
   start=$(date +%s)
   # The version kube-apiserver reports (/version), from the one go.mod pins.
   version="$(awk '$1 == "require" && $2 == "k8s.io/kubernetes" { print $3 }' "$here/apiserver/go.mod")"

@@ -42,7 +42,7 @@ final class KubeApiServer implements AutoCloseable {
     }
 
     /**
-     * Builds the binaries if the cache does not have them yet (a cold build takes 10-20 minutes), then starts the
+     * Builds the binaries if the cache does not have them yet (a first build takes 10 to 35 minutes on 2 cores), then starts the
      * API server and waits until it is ready.
      *
      * @throws Unavailable when this machine has no Go toolchain
@@ -81,7 +81,7 @@ final class KubeApiServer implements AutoCloseable {
 
     private static void build() throws IOException, InterruptedException, Unavailable {
         Path log = STATE.resolve("build.log");
-        System.err.println("kube-apiserver and etcd: build.sh (reuses its cache; a first build takes 10-20 minutes), log: "
+        System.err.println("kube-apiserver and etcd: build.sh (reuses its cache; a first build takes 10 to 35 minutes on 2 cores), log: "
                 + log);
         Process build = new ProcessBuilder("bash", SCRIPTS.resolve("build.sh").toString())
                 .redirectErrorStream(true).redirectOutput(log.toFile()).start();

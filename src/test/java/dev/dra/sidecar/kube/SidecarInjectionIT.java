@@ -126,9 +126,13 @@ class SidecarInjectionIT {
         assertEquals(volume(fromComponent, TMP), volume(fromInjection, TMP));
     }
 
+    /** The container without its claims, expected claims and service account token (its volume name is random). */
     private static Container withoutClaims(Container container) {
-        Container copy = new ContainerBuilder(container).withEnv(container.getEnv().stream()
-                .filter(e -> !e.getName().equals(EXPECTED_CLAIMS)).toList()).build();
+        Container copy = new ContainerBuilder(container)
+                .withEnv(container.getEnv().stream().filter(e -> !e.getName().equals(EXPECTED_CLAIMS)).toList())
+                .withVolumeMounts(container.getVolumeMounts().stream()
+                        .filter(m -> !m.getName().startsWith("kube-api-access-")).toList())
+                .build();
         copy.getResources().setClaims(List.of());
         return copy;
     }
@@ -209,6 +213,15 @@ class SidecarInjectionIT {
         String labelled = API.restrictedNamespace("injection-labelled", Map.of(Injection.OPT_IN, "true"));
         Pod created = create(labelled, InjectionPods.withClaims("by-namespace", template("my-gpu", "gpu-template")));
         assertEquals("template-claims/my-gpu", env(injected(created), EXPECTED_CLAIMS));
+    }
+
+    @Test
+    void aLabelledPodInALabelledNamespaceGetsTheSidecarOnce() {
+        String labelled = API.restrictedNamespace("injection-both", Map.of(Injection.OPT_IN, "true"));
+        Pod created = create(labelled, optedIn(InjectionPods.withClaims("both", direct("gpu", "gpu-claim"))));
+        assertEquals(List.of(Pods.SIDECAR), created.getSpec().getInitContainers().stream().map(Container::getName)
+                .toList());
+        assertEquals(1, created.getSpec().getVolumes().stream().filter(v -> v.getName().equals(TMP)).count());
     }
 
     @Test
