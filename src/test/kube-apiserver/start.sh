@@ -7,7 +7,8 @@
 # When the API server answers /readyz, writes <state-dir>/kubeconfig (cluster admin, a bearer token; the
 # server's CA is embedded) and then <state-dir>/ready (the server URL, one line). Stops both processes and
 # deletes the data directory on SIGTERM, SIGINT, SIGHUP, on either process exiting, and when the process that
-# started it dies (checked every second), however that one ends.
+# started it dies (checked every second), however that one ends; if this script is killed outright, the kernel
+# kills both processes (only the data directory under $TMPDIR is then left behind).
 # Admission: the API server's default plugins plus PodSecurity (also a default, named so that it cannot go
 # missing); MutatingAdmissionPolicy is GA and on by default in 1.37.
 # Exit status: 3 without a Go toolchain (from build.sh), 1 on any failure; the reason is on stderr.
@@ -57,7 +58,8 @@ etcd_port=$(free_port)
 etcd_peer_port=$(free_port)
 api_port=$(free_port)
 
-"$bin/etcd" --name dra-test --data-dir "$run/etcd" \
+# --pdeathsig: should this script itself be killed (SIGKILL leaves no trap), the kernel kills both processes.
+setpriv --pdeathsig KILL "$bin/etcd" --name dra-test --data-dir "$run/etcd" \
   --listen-client-urls "http://127.0.0.1:$etcd_port" --advertise-client-urls "http://127.0.0.1:$etcd_port" \
   --listen-peer-urls "http://127.0.0.1:$etcd_peer_port" \
   --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer_port" \
@@ -65,7 +67,7 @@ api_port=$(free_port)
   --log-level warn >"$state/etcd.log" 2>&1 &
 pids+=($!)
 
-"$bin/kube-apiserver" \
+setpriv --pdeathsig KILL "$bin/kube-apiserver" \
   --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$api_port" \
   --endpoint-reconciler-type=none \
   --etcd-servers="http://127.0.0.1:$etcd_port" \
