@@ -68,6 +68,10 @@ final class KubeApiServerExtension implements BeforeAllCallback {
     @Override
     public void beforeAll(ExtensionContext context) {
         shared = context.getRoot().getStore(STORE).computeIfAbsent(Shared.class, k -> Shared.start(), Shared.class);
+        if (shared.unavailable() != null) {
+            // A class aborted in beforeAll shows as "Tests run: 0" in Maven's summary: say why in the log.
+            System.err.println("SKIPPED " + context.getDisplayName() + ": " + shared.unavailable());
+        }
         assumeTrue(shared.unavailable() == null, shared.unavailable());
     }
 
