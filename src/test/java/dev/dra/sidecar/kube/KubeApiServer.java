@@ -33,12 +33,10 @@ final class KubeApiServer implements AutoCloseable {
 
     private final Process process;
     final String kubeconfig;
-    final Duration startToReady;
 
-    private KubeApiServer(Process process, String kubeconfig, Duration startToReady) {
+    private KubeApiServer(Process process, String kubeconfig) {
         this.process = process;
         this.kubeconfig = kubeconfig;
-        this.startToReady = startToReady;
     }
 
     /**
@@ -67,8 +65,7 @@ final class KubeApiServer implements AutoCloseable {
             }
             Duration startToReady = Duration.ofNanos(System.nanoTime() - started);
             System.err.println("kube-apiserver ready in " + startToReady.toMillis() + " ms");
-            KubeApiServer server = new KubeApiServer(process, Files.readString(STATE.resolve("kubeconfig")),
-                    startToReady);
+            KubeApiServer server = new KubeApiServer(process, Files.readString(STATE.resolve("kubeconfig")));
             Runtime.getRuntime().addShutdownHook(new Thread(server::close, "kube-apiserver-stop"));
             return server;
         } catch (IOException e) {

@@ -79,11 +79,6 @@ final class KubeApiServerExtension implements BeforeAllCallback {
         return shared.client();
     }
 
-    /** How long the API server took from its start to ready (the build not counted). */
-    java.time.Duration startToReady() {
-        return shared.server().startToReady;
-    }
-
     /** The warnings the API server sent since the last call. */
     List<String> warnings() {
         return shared.warnings().drain();
