@@ -24,8 +24,8 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 import java.util.function.Predicate;
+import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
@@ -222,6 +222,20 @@ class SidecarInjectionIT {
         assertEquals(List.of(Pods.SIDECAR), created.getSpec().getInitContainers().stream().map(Container::getName)
                 .toList());
         assertEquals(1, created.getSpec().getVolumes().stream().filter(v -> v.getName().equals(TMP)).count());
+    }
+
+    /**
+     * A pod that sets nothing on the pod level (each container meets Restricted by itself) is admitted under
+     * Restricted with the sidecar: the injected container brings its own Restricted settings.
+     */
+    @Test
+    void anInjectedPodIsAdmittedInARestrictedNamespaceOnTheSidecarsOwnSettings() {
+        Container app = new ContainerBuilder(app("app", "gpu")).editSecurityContext().withRunAsNonRoot(true)
+                .withRunAsUser(1001L).withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile()
+                .endSecurityContext().build();
+        Pod pod = new PodBuilder(pod("container-level", List.of(direct("gpu", "gpu-claim")), List.of(), List.of(app)))
+                .editSpec().withSecurityContext(null).endSpec().build();
+        injected(create(optedIn(pod)));
     }
 
     @Test
