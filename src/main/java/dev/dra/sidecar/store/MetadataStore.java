@@ -19,7 +19,8 @@ import org.jboss.logging.Logger;
  * Keeps an immutable, always-consistent snapshot of every metadata file under the root.
  *
  * <p>One refresh thread does all file work and only schedules; each {@link TrackedFile} owns its state. The thread
- * walks the tree (at start, on directory events, when a file vanished, and every rescan interval) and looks at a
+ * walks the tree (at start, on directory events, when a file vanished, and at every fingerprint poll while file
+ * notifications are on, every {@link StoreConfig#rescanInterval()} when they are not) and looks at a
  * file when it is due: at once after an inotify event says it was closed after writing or its attributes
  * changed, a short settle after a write that left it open, after a retry backoff, and at every fingerprint poll
  * (every {@link StoreConfig#safetyPollInterval()} while file notifications are on, every
@@ -57,11 +58,11 @@ public final class MetadataStore implements AutoCloseable {
 
     /**
      * A fingerprint poll or walk of a tree so large that it costs more CPU than {@code interval / factor} is
-     * spaced out to that: polling mode keeps each under about 5 % of a core, notification mode (where the poll
-     * is only a safety net) under about 0.25 %.
+     * spaced out to that: polling mode keeps each under about 5 % of a core, notification mode (where both are
+     * only a safety net) under about 0.1 %.
      */
     private static final long POLLING_COST_FACTOR = 20;
-    private static final long NOTIFIED_COST_FACTOR = 400;
+    private static final long NOTIFIED_COST_FACTOR = 1000;
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -224,6 +225,14 @@ public final class MetadataStore implements AutoCloseable {
         return (watches != null ? config.safetyPollInterval() : config.pollInterval()).toNanos();
     }
 
+    /**
+     * The configured interval of the walk in the mode in use: with file and directory watches, the walk is only
+     * the safety net for an event that never came, and runs with the fingerprint poll.
+     */
+    private long walkIntervalNanos() {
+        return (watches != null && watcher != null ? config.safetyPollInterval() : config.rescanInterval()).toNanos();
+    }
+
     private long nextDelayNanos() {
         long now = System.nanoTime();
         long due = Math.min(Math.min(nextPollNanos, nextRescanNanos) - now, pollIntervalNanos());
@@ -310,7 +319,7 @@ public final class MetadataStore implements AutoCloseable {
         TreeScanner.Scan scan = scanner.scan();
         // Like polling, walking a huge tree is spaced out so that it takes only a small share of a core.
         long walkCost = THREADS.getCurrentThreadCpuTime() - cpuStarted;
-        nextRescanNanos = System.nanoTime() + Math.max(config.rescanInterval().toNanos(), walkCost * costFactor());
+        nextRescanNanos = System.nanoTime() + Math.max(walkIntervalNanos(), walkCost * costFactor());
         if (!scan.rootExists()) {
             // Poll for the root at every cycle until it appears.
             requests.requestRescan();
