@@ -20,7 +20,7 @@ def add_arguments(parser):
     parser.add_argument("--scale-claims", type=int, default=1000)
     parser.add_argument("--scale-timeout", type=float, default=45.0,
                         help="seconds the sidecar gets to start on the big tree before it counts as failed")
-    parser.add_argument("--poll-interval-ms", type=float, default=5000.0,
+    parser.add_argument("--poll-interval-ms", type=float, default=10000.0,
                         help="for the CPU per refresh cycle: dra.metadata.safety-poll-interval, the default mode's")
 
 

@@ -39,7 +39,7 @@ public interface StoreConfig {
      * in a directory whose watch could not be added). Such a change is served at most this long after it (plus the
      * read); a tree so large that a check or walk costs more than 0.1 % of a core is checked less often.
      */
-    @WithDefault("5s")
+    @WithDefault("10s")
     Duration safetyPollInterval();
 
     /**
