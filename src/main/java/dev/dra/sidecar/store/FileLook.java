@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
  * One look at one tracked file, on the refresh thread: a stat, and a read only when the file changed or an event
  * said it was written. Guarantees that no torn read reaches the file's state: a read that overlapped a write is
  * discarded, a recently modified file is read twice and must give the same bytes, and a failure of a file met while
- * being written is held back until the file settles ({@link MetadataStore#SETTLE_MILLIS}).
+ * being written is held back until the file settles ({@link #SETTLE_MILLIS}).
  */
 final class FileLook {
 
@@ -25,7 +25,12 @@ final class FileLook {
         void keep(TrackedFile file, Path real, Object fileKey);
     }
 
-    private static final long SETTLE_MILLIS = MetadataStore.SETTLE_MILLIS;
+    /**
+     * File timestamps advance in ticks of a few milliseconds: a rewrite within the same tick as our read keeps
+     * size and time. A file modified this recently before a read is read once more when this much has passed,
+     * and a failed read of it (empty or cut short: a driver between truncate and write) is not served until then.
+     */
+    static final long SETTLE_MILLIS = 100;
 
     private final StoreConfig config;
     private final TreeScanner scanner;

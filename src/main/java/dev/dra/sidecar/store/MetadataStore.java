@@ -50,13 +50,6 @@ public final class MetadataStore implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(MetadataStore.class);
 
     /**
-     * File timestamps advance in ticks of a few milliseconds: a rewrite within the same tick as our read keeps
-     * size and time. A file modified this recently before a read is read once more when this much has passed,
-     * and a failed read of it (empty or cut short: a driver between truncate and write) is not served until then.
-     */
-    static final long SETTLE_MILLIS = 100;
-
-    /**
      * A fingerprint poll or walk of a tree so large that it costs more CPU than {@code interval / factor} is
      * spaced out to that: polling mode keeps each under about 5 % of a core, notification mode (where both are
      * only a safety net) under about 0.1 %.

@@ -138,13 +138,13 @@ class MetadataStoreFilesTest {
                 return served instanceof Served.Available a && a.staleReason() != null;
             });
             long sinceModified = System.currentTimeMillis() - modified;
-            assertTrue(sinceModified >= MetadataStore.SETTLE_MILLIS, "served stale " + sinceModified
+            assertTrue(sinceModified >= FileLook.SETTLE_MILLIS, "served stale " + sinceModified
                     + " ms after the truncate: a write may still have been coming");
             var served = (Served.Available) driver(store.current(), CLAIM, "c", "r", "d").served();
             assertTrue(served.staleReason().startsWith("no-metadata-objects: "), served.staleReason());
             assertFalse(failuresAtMillis.isEmpty(), "the settled empty file is a counted failure");
             for (long at : failuresAtMillis) {
-                assertTrue(at - modified >= MetadataStore.SETTLE_MILLIS, "a failure counted " + (at - modified)
+                assertTrue(at - modified >= FileLook.SETTLE_MILLIS, "a failure counted " + (at - modified)
                         + " ms after the truncate, while a write may still have been coming: " + failuresAtMillis);
             }
             assertEquals(1L, gen(store, CLAIM, "c", "r", "d"), "the last good object stays served");
