@@ -86,7 +86,8 @@ class Run:
 
 
 def _where(error):
-    """Where in the suite an error was raised: the innermost frame of dra_bench (a bare "timed out" says little)."""
-    frames = [f for f in traceback.extract_tb(error.__traceback__) if "dra_bench" in f.filename]
-    f = frames[-1] if frames else traceback.extract_tb(error.__traceback__)[-1]
-    return f"{os.path.basename(f.filename)}:{f.lineno} in {f.name}"
+    """Where in the suite an error was raised: the two innermost frames of dra_bench, the helper and its caller (a
+    bare "timed out" says little)."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if "dra_bench" in f.filename][-2:]
+    frames = frames or traceback.extract_tb(error.__traceback__)[-1:]
+    return " <- ".join(f"{os.path.basename(f.filename)}:{f.lineno} in {f.name}" for f in reversed(frames))
