@@ -3,6 +3,7 @@ import datetime
 import json
 import os
 import time
+import traceback
 
 from . import machine
 from .context import RunContext, log
@@ -48,7 +49,7 @@ class Run:
                 res = part.run(self.ctx)
                 break
             except Exception as e:  # a part that fails is reported, the others still run
-                err = f"{type(e).__name__}: {e}"
+                err = f"{type(e).__name__}: {e} ({_where(e)})"
                 if attempt == 1:
                     first_error = err
                     log(f"part {part.NAME} failed, once more: {err[:300]}")
@@ -82,3 +83,11 @@ class Run:
 
     def stop_everything(self):
         self.ctx.procs.stop_all()
+
+
+def _where(error):
+    """Where in the suite an error was raised: the two innermost frames of dra_bench, the helper and its caller (a
+    bare "timed out" says little)."""
+    frames = [f for f in traceback.extract_tb(error.__traceback__) if "dra_bench" in f.filename][-2:]
+    frames = frames or traceback.extract_tb(error.__traceback__)[-1:]
+    return " <- ".join(f"{os.path.basename(f.filename)}:{f.lineno} in {f.name}" for f in reversed(frames))

@@ -19,9 +19,10 @@ import org.eclipse.microprofile.health.Readiness;
  *   <li>{@code dra-metadata-refresh} (liveness): the refresh loop completed a cycle within
  *       max(10 × the longer of the two poll intervals, 10 s) (the loop cycles at least once per interval of its
  *       mode). Never depends on the files: a broken file must not get the pod restarted, only a stuck loop should.
- *   <li>{@code dra-metadata} (startup and readiness): see {@link MetadataReadiness}. Kubelet starts
- *       the app container only after the sidecar's startup probe passes, so "started" means "the app's metadata
- *       is here and decodes".
+ *   <li>{@value #PRESENT} (readiness) and {@value #PRESENT_AT_START} (startup): the same check, see
+ *       {@link MetadataReadiness}, under two names, because {@code /q/health} lists every check of every probe and
+ *       each must appear there once. Kubelet starts the app container only after the sidecar's startup probe
+ *       passes, so "started" means "the app's metadata is here and decodes".
  * </ul>
  *
  * <p>The expected claims are parsed when this bean is created at startup: a malformed entry stops the
@@ -30,6 +31,10 @@ import org.eclipse.microprofile.health.Readiness;
 @Singleton
 @io.quarkus.runtime.Startup
 public class MetadataHealthChecks {
+
+    static final String REFRESH = "dra-metadata-refresh";
+    static final String PRESENT = "dra-metadata-present";
+    static final String PRESENT_AT_START = "dra-metadata-present-at-start";
 
     private static final Duration MIN_LIVENESS_WINDOW = Duration.ofSeconds(10);
 
@@ -55,7 +60,7 @@ public class MetadataHealthChecks {
             MetadataStore.Status status = store.status();
             Duration since = Duration.ofNanos(System.nanoTime() - status.lastCycleNanos());
             boolean up = since.compareTo(livenessWindow) <= 0;
-            HealthCheckResponseBuilder response = HealthCheckResponse.named("dra-metadata-refresh").status(up)
+            HealthCheckResponseBuilder response = HealthCheckResponse.named(REFRESH).status(up)
                     .withData("cycles", status.cycles())
                     .withData("last-cycle-ms-ago", since.toMillis())
                     .withData("window-ms", livenessWindow.toMillis());
@@ -70,19 +75,19 @@ public class MetadataHealthChecks {
     @Produces
     @Readiness
     HealthCheck ready() {
-        return this::metadataPresent;
+        return () -> metadataPresent(PRESENT);
     }
 
     @Produces
     @org.eclipse.microprofile.health.Startup
     HealthCheck started() {
-        return this::metadataPresent;
+        return () -> metadataPresent(PRESENT_AT_START);
     }
 
-    private HealthCheckResponse metadataPresent() {
+    private HealthCheckResponse metadataPresent(String name) {
         MetadataReadiness.Result result =
                 MetadataReadiness.evaluate(store.status(), store.root(), store.current(), expected);
-        HealthCheckResponseBuilder response = HealthCheckResponse.named("dra-metadata").status(result.up());
+        HealthCheckResponseBuilder response = HealthCheckResponse.named(name).status(result.up());
         result.data().forEach(response::withData);
         return response.build();
     }

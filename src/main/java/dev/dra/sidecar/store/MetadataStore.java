@@ -1,29 +1,17 @@
 package dev.dra.sidecar.store;
 
-import dev.dra.sidecar.decode.DecodedMetadata;
-import dev.dra.sidecar.decode.FailureCode;
-import dev.dra.sidecar.decode.MetadataDecodeException;
-import dev.dra.sidecar.decode.MetadataStreamDecoder;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
-import java.io.IOException;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
-import java.nio.file.AccessDeniedException;
-import java.nio.file.FileSystemException;
-import java.nio.file.Files;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
-import java.util.Arrays;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
-import java.util.concurrent.ConcurrentLinkedQueue;
-import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
 
@@ -31,7 +19,8 @@ import org.jboss.logging.Logger;
  * Keeps an immutable, always-consistent snapshot of every metadata file under the root.
  *
  * <p>One refresh thread does all file work and only schedules; each {@link TrackedFile} owns its state. The thread
- * walks the tree (at start, on directory events, when a file vanished, and every rescan interval) and looks at a
+ * walks the tree (at start, on directory events, when a file vanished, and at every fingerprint poll while file
+ * notifications are on, every {@link StoreConfig#rescanInterval()} when they are not) and looks at a
  * file when it is due: at once after an inotify event says it was closed after writing or its attributes
  * changed, a short settle after a write that left it open, after a retry backoff, and at every fingerprint poll
  * (every {@link StoreConfig#safetyPollInterval()} while file notifications are on, every
@@ -39,12 +28,10 @@ import org.jboss.logging.Logger;
  * only when it changed or an event said it was written, and publishes a new snapshot only when what readers
  * would see changed. Readers call {@link #current()} and never block that thread.
  *
- * <p>Torn reads never reach a reader: a read that overlapped a write is discarded, and once a file decoded, a
- * failed read of a file being written is retried once the file settles; readers see stale only when a settled
- * file fails. Then the last good object stays served, marked stale with the reason, and the file is retried with
- * a doubling backoff until a good read replaces it. A file
- * whose path leads to a deleted file (a bind mount of a file the host replaced by rename) keeps serving its last
- * object, marked detached.
+ * <p>Torn reads never reach a reader ({@link FileLook}); readers see stale only when a settled file fails. Then the
+ * last good object stays served, marked stale with the reason, and the file is retried with a doubling backoff
+ * until a good read replaces it. A file whose path leads to a deleted file (a bind mount of a file the host
+ * replaced by rename) keeps serving its last object, marked detached.
  */
 public final class MetadataStore implements AutoCloseable {
 
@@ -63,19 +50,12 @@ public final class MetadataStore implements AutoCloseable {
     private static final Logger LOG = Logger.getLogger(MetadataStore.class);
 
     /**
-     * File timestamps advance in ticks of a few milliseconds: a rewrite within the same tick as our read keeps
-     * size and time. A file modified this recently before a read is read once more when this much has passed,
-     * and a failed read of it (empty or cut short: a driver between truncate and write) is not served until then.
-     */
-    static final long SETTLE_MILLIS = 100;
-
-    /**
      * A fingerprint poll or walk of a tree so large that it costs more CPU than {@code interval / factor} is
-     * spaced out to that: polling mode keeps each under about 5 % of a core, notification mode (where the poll
-     * is only a safety net) under about 0.25 %.
+     * spaced out to that: polling mode keeps each under about 5 % of a core, notification mode (where both are
+     * only a safety net) under about 0.1 %.
      */
     private static final long POLLING_COST_FACTOR = 20;
-    private static final long NOTIFIED_COST_FACTOR = 400;
+    private static final long NOTIFIED_COST_FACTOR = 1000;
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
@@ -84,13 +64,9 @@ public final class MetadataStore implements AutoCloseable {
 
     private final StoreConfig config;
     private final TreeScanner scanner;
-    private final BoundedFileReader reader;
+    private final FileLook look;
     private final RefreshObserver observer;
-    private final Semaphore wake = new Semaphore(0);
-    private final AtomicBoolean rescanRequested = new AtomicBoolean(true);
-    private final AtomicBoolean pollRequested = new AtomicBoolean();
-    private final AtomicBoolean overflowed = new AtomicBoolean();
-    private final ConcurrentLinkedQueue<FileEvent> events = new ConcurrentLinkedQueue<>();
+    private final RefreshRequests requests = new RefreshRequests();
     private final Map<Path, TrackedFile> files = new LinkedHashMap<>();
 
     private volatile MetadataSnapshot snapshot;
@@ -105,15 +81,12 @@ public final class MetadataStore implements AutoCloseable {
     private long sequence;
     private long nextRescanNanos;
     private long nextPollNanos;
-    private long reads;
     private Boolean rootSeen;
-
-    private record FileEvent(Path path, FileWatches.Event event) {}
 
     public MetadataStore(StoreConfig config, RefreshObserver observer) {
         this.config = config;
         this.scanner = new TreeScanner(config.root());
-        this.reader = new BoundedFileReader(config.maxFileSize().asLongValue());
+        this.look = new FileLook(config, scanner, observer);
         this.observer = observer;
         this.snapshot = SnapshotBuilder.build(0, List.of());
         this.status = new Status(false, WatchMode.POLLING, "not started", 0, 0, System.nanoTime(), 0);
@@ -142,35 +115,8 @@ public final class MetadataStore implements AutoCloseable {
     }
 
     private void startWatching() {
-        watcher = DirectoryWatcher.start(new DirectoryWatcher.Listener() {
-            @Override
-            public void contentChanged() {
-                // With file watches on, the file's own event says more; without, poll now.
-                if (watches == null) {
-                    pollRequested.set(true);
-                    wake.release();
-                }
-            }
-
-            @Override
-            public void treeChanged() {
-                rescanRequested.set(true);
-                wake.release();
-            }
-        });
-        FileWatches.Opened opened = FileWatches.open(new FileWatches.Listener() {
-            @Override
-            public void fileEvent(Path path, FileWatches.Event event) {
-                events.add(new FileEvent(path, event));
-                wake.release();
-            }
-
-            @Override
-            public void overflow() {
-                overflowed.set(true);
-                wake.release();
-            }
-        });
+        watcher = DirectoryWatcher.start(requests.directoryListener(() -> watches != null));
+        FileWatches.Opened opened = FileWatches.open(requests.fileListener());
         watches = opened.watches();
         pollingReason = null;
         if (watches == null) {
@@ -246,15 +192,14 @@ public final class MetadataStore implements AutoCloseable {
         if (config.watch()) {
             startWatching();
             // Walk (that registers the directories) and look at every file (that puts a watch on each) now.
-            rescanRequested.set(true);
+            requests.requestRescan();
             nextPollNanos = System.nanoTime();
         }
         while (running) {
             try {
                 long delay = nextDelayNanos();
-                if (wake.tryAcquire(delay, TimeUnit.NANOSECONDS)) {
-                    wake.drainPermits();
-                    if (rescanRequested.get()) {
+                if (requests.await(delay)) {
+                    if (requests.rescanRequested()) {
                         TimeUnit.NANOSECONDS.sleep(DIRECTORY_EVENT_SPACING_NANOS);
                     }
                 }
@@ -273,10 +218,18 @@ public final class MetadataStore implements AutoCloseable {
         return (watches != null ? config.safetyPollInterval() : config.pollInterval()).toNanos();
     }
 
+    /**
+     * The configured interval of the walk in the mode in use: with file and directory watches, the walk is only
+     * the safety net for an event that never came, and runs with the fingerprint poll.
+     */
+    private long walkIntervalNanos() {
+        return (watches != null && watcher != null ? config.safetyPollInterval() : config.rescanInterval()).toNanos();
+    }
+
     private long nextDelayNanos() {
         long now = System.nanoTime();
         long due = Math.min(Math.min(nextPollNanos, nextRescanNanos) - now, pollIntervalNanos());
-        if (rescanRequested.get()) {
+        if (requests.rescanRequested()) {
             // A missing root, or a directory that got its watch only after the walk listed it: walk again soon.
             due = Math.min(due, config.pollInterval().toNanos());
         }
@@ -292,17 +245,17 @@ public final class MetadataStore implements AutoCloseable {
         long started = System.nanoTime();
         boolean changed = first;
         takeEvents(started);
-        if (rescanRequested.getAndSet(false) || started - nextRescanNanos >= 0) {
+        if (requests.takeRescan() || started - nextRescanNanos >= 0) {
             changed |= rescan();
         }
-        boolean fullPoll = first || pollRequested.getAndSet(false) || started - nextPollNanos >= 0;
+        boolean fullPoll = first || requests.takePoll() || started - nextPollNanos >= 0;
         boolean vanished = false;
-        long readsBefore = reads;
+        long readsBefore = look.reads();
         long pollCpuStarted = THREADS.getCurrentThreadCpuTime();
         for (TrackedFile file : files.values()) {
             if (fullPoll || file.checkDue(started)) {
                 try {
-                    changed |= look(file);
+                    changed |= look.look(file, this::keepWatching);
                 } catch (NoSuchFileException e) {
                     vanished = true;
                 }
@@ -310,7 +263,7 @@ public final class MetadataStore implements AutoCloseable {
         }
         if (fullPoll) {
             // Only a poll that read nothing measures what polling alone costs; a huge tree is polled less often.
-            long cost = reads == readsBefore ? THREADS.getCurrentThreadCpuTime() - pollCpuStarted : 0;
+            long cost = look.reads() == readsBefore ? THREADS.getCurrentThreadCpuTime() - pollCpuStarted : 0;
             nextPollNanos = System.nanoTime() + Math.max(pollIntervalNanos(), cost * costFactor());
         }
         if (vanished) {
@@ -332,14 +285,14 @@ public final class MetadataStore implements AutoCloseable {
 
     /** Turns the file events received since the last cycle into due looks. */
     private void takeEvents(long now) {
-        if (overflowed.getAndSet(false)) {
+        if (requests.takeOverflow()) {
             LOG.infof("File events were lost (inotify queue overflow): reading every file again");
-            rescanRequested.set(true);
+            requests.requestRescan();
             for (TrackedFile file : files.values()) {
                 file.checkAt(now, true);
             }
         }
-        for (FileEvent event; (event = events.poll()) != null; ) {
+        for (RefreshRequests.FileEvent event; (event = requests.takeEvent()) != null; ) {
             TrackedFile file = files.get(event.path());
             if (file == null) {
                 continue;
@@ -359,10 +312,10 @@ public final class MetadataStore implements AutoCloseable {
         TreeScanner.Scan scan = scanner.scan();
         // Like polling, walking a huge tree is spaced out so that it takes only a small share of a core.
         long walkCost = THREADS.getCurrentThreadCpuTime() - cpuStarted;
-        nextRescanNanos = System.nanoTime() + Math.max(config.rescanInterval().toNanos(), walkCost * costFactor());
+        nextRescanNanos = System.nanoTime() + Math.max(walkIntervalNanos(), walkCost * costFactor());
         if (!scan.rootExists()) {
             // Poll for the root at every cycle until it appears.
-            rescanRequested.set(true);
+            requests.requestRescan();
         }
         if (!Objects.equals(rootSeen, scan.rootExists())) {
             if (scan.rootExists()) {
@@ -377,7 +330,7 @@ public final class MetadataStore implements AutoCloseable {
         if (watcher != null && watcher.watchExactly(scan.directories())) {
             // The walk listed a new directory before its watch existed: whatever was created in between raised
             // no event, so walk once more (next cycle) rather than wait for the rescan interval.
-            rescanRequested.set(true);
+            requests.requestRescan();
         }
         Set<Path> found = new HashSet<>();
         boolean changed = false;
@@ -406,46 +359,6 @@ public final class MetadataStore implements AutoCloseable {
         return changed;
     }
 
-    /**
-     * Looks at the file: keeps its watch on the file the path leads to now, notices a detached bind mount, and
-     * reads the file again if its fingerprint changed or an event said it was written. True when what readers
-     * see of it changed.
-     */
-    private boolean look(TrackedFile file) throws NoSuchFileException {
-        long now = System.nanoTime();
-        boolean readRequested = file.readRequested;
-        file.checked();
-        Path real = null;
-        FileStat stat;
-        try {
-            // One stat per look, not a path resolution: in polling mode looks run twenty times a second. A link
-            // needs its target's attributes; anything swapped in after the walk is checked again before reading.
-            stat = FileStat.ofLink(file.ref.path());
-            if (stat.symbolicLink()) {
-                real = resolveInside(file);
-                stat = FileStat.of(real);
-            }
-        } catch (NoSuchFileException e) {
-            throw e;
-        } catch (IOException e) {
-            return failed(file, now, 0, new MetadataDecodeException(FailureCode.UNREADABLE,
-                    file.ref.path() + ": cannot read file attributes: " + reason(e)));
-        }
-        Fingerprint fingerprint = stat.fingerprint();
-        if (file.isDetached() && stat.detached()) {
-            return false; // nothing can change behind a detached mount
-        }
-        keepWatching(file, real, fingerprint.fileKey());
-        boolean changed = false;
-        if (readRequested || !fingerprint.equals(file.fingerprint) || file.isDetached()) {
-            changed = read(file, real, stat, now);
-        }
-        if (stat.detached()) {
-            changed |= file.detached();
-        }
-        return changed;
-    }
-
     private void keepWatching(TrackedFile file, Path real, Object fileKey) {
         if (watches == null || (Objects.equals(fileKey, file.watchedKey) && watches.watching(file.ref.path()))) {
             return;
@@ -470,97 +383,6 @@ public final class MetadataStore implements AutoCloseable {
         }
         nextPollNanos = System.nanoTime();
     }
-
-    private boolean read(TrackedFile file, Path real, FileStat stat, long now) throws NoSuchFileException {
-        reads++;
-        long readWallMillis = System.currentTimeMillis();
-        file.fingerprint = stat.fingerprint();
-        long sinceModified = readWallMillis - stat.fingerprint().modified().toMillis();
-        boolean unsettled = sinceModified < SETTLE_MILLIS;
-        if (unsettled) {
-            // A write in the same timestamp tick as this read would leave the fingerprint as it is: read once
-            // more when the tick has surely passed.
-            file.checkAt(now + TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS - Math.max(0, sinceModified)), true);
-        }
-        // A file modified this recently may be between a driver's truncate and write: a failure is held back
-        // until then. A modification time in the future is no write in progress: its failure is served.
-        long settlingNanos = unsettled && sinceModified >= 0
-                ? TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS - sinceModified) : 0;
-        DecodedMetadata decoded;
-        try {
-            Path target = real == null ? resolveInside(file) : real;
-            byte[] bytes = readSteady(target, stat.fingerprint(), unsettled);
-            if (bytes == null) {
-                // Written during the read: the file has just been modified, whatever the stat before said.
-                return failed(file, now, TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS),
-                        new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
-                                file.ref.path() + ": rewritten while being read; reading again"));
-            }
-            decoded = MetadataStreamDecoder.decode(bytes, file.ref.path().toString());
-        } catch (MetadataDecodeException e) {
-            return failed(file, now, settlingNanos, e);
-        } catch (NoSuchFileException e) {
-            throw e;
-        } catch (IOException e) {
-            return failed(file, now, 0, new MetadataDecodeException(FailureCode.UNREADABLE,
-                    file.ref.path() + ": cannot read file: " + reason(e)));
-        }
-        observer.fileRead(null);
-        return file.readSucceeded(decoded);
-    }
-
-    /**
-     * A failed read is reported to the observer unless it is held back (a file met while being written: it is read
-     * again once it settles, and readers see nothing of it).
-     *
-     * @param settlingNanos how long until the file has settled, 0 when it has ({@link TrackedFile#readFailed})
-     */
-    private boolean failed(TrackedFile file, long now, long settlingNanos, MetadataDecodeException failure) {
-        if (!file.heldBack(failure, settlingNanos)) {
-            observer.fileRead(failure.code());
-        }
-        return file.readFailed(failure, now, settlingNanos, config.retryBackoffMin(), config.retryBackoffMax());
-    }
-
-    /** Where the file leads now; a file that now leads out of the root is treated as gone (the walk drops it). */
-    private Path resolveInside(TrackedFile file) throws IOException {
-        Path real = scanner.resolveInside(file.ref.path());
-        if (real == null) {
-            throw new NoSuchFileException(file.ref.path().toString(), null, "leads outside the root");
-        }
-        return real;
-    }
-
-    /**
-     * The file's bytes as one write left them, or {@code null} when a write overlapped the read. A file larger
-     * than one read call is read in several, and a rewrite between two of them stitches the head of one
-     * version to the tail of another: often valid JSON, an object that never existed. A write during the read
-     * changes the fingerprint, unless it falls in the same timestamp tick as the one before and keeps the
-     * size; so a recently modified file is read twice and must give the same bytes both times.
-     */
-    private byte[] readSteady(Path real, Fingerprint before, boolean recentlyModified)
-            throws MetadataDecodeException, IOException {
-        byte[] bytes = reader.read(real);
-        if (recentlyModified && !Arrays.equals(bytes, reader.read(real))) {
-            return null;
-        }
-        return before.equals(FileStat.of(real).fingerprint()) ? bytes : null;
-    }
-
-    /**
-     * Why an I/O operation failed, in words: the JDK's file exceptions carry only the path as their message
-     * (an unreadable file said "cannot read file: /path"), the reason is separate.
-     */
-    static String reason(IOException e) {
-        if (e instanceof AccessDeniedException) {
-            return "permission denied (the sidecar's user may not read it)";
-        }
-        if (e instanceof FileSystemException fs && fs.getReason() != null) {
-            return fs.getReason();
-        }
-        return e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-    }
-
     private void publish() {
         MetadataSnapshot published = SnapshotBuilder.build(++sequence, files.values());
         snapshot = published;

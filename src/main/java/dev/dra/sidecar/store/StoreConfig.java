@@ -34,10 +34,12 @@ public interface StoreConfig {
     Duration pollInterval();
 
     /**
-     * How often every known file's fingerprint is checked while file notifications are on: the safety net for
-     * a change no event reported (a write through a memory mapping, a lost event).
+     * How often, while file notifications are on, every known file's fingerprint is checked and the tree walked:
+     * the safety net for a change no event reported (a write through a memory mapping, a lost event, a file created
+     * in a directory whose watch could not be added). Such a change is served at most this long after it (plus the
+     * read); a tree so large that a check or walk costs more than 0.1 % of a core is checked less often.
      */
-    @WithDefault("1s")
+    @WithDefault("10s")
     Duration safetyPollInterval();
 
     /**
@@ -48,8 +50,9 @@ public interface StoreConfig {
     Duration modifySettle();
 
     /**
-     * How often the whole tree is walked for new or removed files when no event says so. Directory events,
-     * a vanished file and a missing root trigger a walk at once.
+     * How often the whole tree is walked for new or removed files while file notifications are unavailable (while
+     * they are on, at {@link #safetyPollInterval()}). Directory events, a vanished file and a missing root trigger a
+     * walk at once.
      */
     @WithDefault("2s")
     Duration rescanInterval();

@@ -36,31 +36,31 @@ class HealthProbesTest {
         for (String probe : new String[] {"started", "ready"}) {
             get(probe).then().statusCode(503)
                     .body("status", equalTo("DOWN"))
-                    .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'",
+                    .body("checks.find { it.name.startsWith('dra-metadata-present') }.data.'claims/late-claim/gpu'",
                             containsString("does not list claim late-claim in its own resources.claims"))
-                    .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim'",
+                    .body("checks.find { it.name.startsWith('dra-metadata-present') }.data.'claims/late-claim'",
                             containsString("does not list claim late-claim in its own resources.claims"))
-                    .body("checks.find { it.name == 'dra-metadata' }.data.'template-claims/my-gpu/gpu'", equalTo("ok"))
-                    .body("checks.find { it.name == 'dra-metadata' }.data.'template-claims/my-gpu'", equalTo("ok"))
-                    .body("checks.find { it.name == 'dra-metadata' }.data.'watch-mode'", equalTo("inotify"));
+                    .body("checks.find { it.name.startsWith('dra-metadata-present') }.data.'template-claims/my-gpu/gpu'", equalTo("ok"))
+                    .body("checks.find { it.name.startsWith('dra-metadata-present') }.data.'template-claims/my-gpu'", equalTo("ok"))
+                    .body("checks.find { it.name.startsWith('dra-metadata-present') }.data.'watch-mode'", equalTo("inotify"));
         }
 
         // The driver starts writing: a file cut short keeps the probe DOWN and says why.
         OpsTestTree.write(LATE, "{\"kind\":\"DeviceMetadata\",\"apiVersion\":");
         Response failing = Eventually.await(Duration.ofSeconds(20), () -> get("ready"),
-                r -> r.path("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'")
+                r -> r.path("checks.find { it.name.startsWith('dra-metadata-present') }.data.'claims/late-claim/gpu'")
                         .toString().startsWith("failing:"), "the cut-short file reported");
         assertEquals(503, failing.statusCode());
-        String state = failing.path("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'");
+        String state = failing.path("checks.find { it.name.startsWith('dra-metadata-present') }.data.'claims/late-claim/gpu'");
         assertTrue(state.contains("malformed-stream") && state.contains(LATE), state);
-        assertEquals(state, failing.path("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim'"),
+        assertEquals(state, failing.path("checks.find { it.name.startsWith('dra-metadata-present') }.data.'claims/late-claim'"),
                 "the whole claim fails with its failing request");
 
         OpsTestTree.write(LATE, DeviceMetadataJson.forClaim("late-claim").json());
         Eventually.await(Duration.ofSeconds(20), () -> get("ready").statusCode(), s -> s == 200, "ready UP");
         get("ready").then().body("status", equalTo("UP"))
-                .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim/gpu'", equalTo("ok"))
-                .body("checks.find { it.name == 'dra-metadata' }.data.'claims/late-claim'", equalTo("ok"));
+                .body("checks.find { it.name.startsWith('dra-metadata-present') }.data.'claims/late-claim/gpu'", equalTo("ok"))
+                .body("checks.find { it.name.startsWith('dra-metadata-present') }.data.'claims/late-claim'", equalTo("ok"));
         get("started").then().statusCode(200).body("status", equalTo("UP"));
     }
 

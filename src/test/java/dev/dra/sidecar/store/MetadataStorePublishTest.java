@@ -55,7 +55,7 @@ class MetadataStorePublishTest {
         Path root = temp.resolve("root");
         Path f = file(root, CLAIM, "c", "r", "d");
         create(f, metadata(1));
-        try (MetadataStore store = new MetadataStore(TestStoreConfig.of(root, "watch", String.valueOf(watch)), counting)) {
+        try (MetadataStore store = new MetadataStore(quiescible(root, watch), counting)) {
             store.start();
             awaitQuiescence(store);
             long sequence = store.current().sequence();
@@ -84,7 +84,7 @@ class MetadataStorePublishTest {
         Path root = temp.resolve("root");
         Path f = file(root, CLAIM, "c", "r", "d");
         create(f, metadata(1));
-        try (MetadataStore store = new MetadataStore(TestStoreConfig.of(root, "watch", String.valueOf(watch)), counting)) {
+        try (MetadataStore store = new MetadataStore(quiescible(root, watch), counting)) {
             store.start();
             awaitQuiescence(store);
             MetadataSnapshot first = store.current();
@@ -102,6 +102,15 @@ class MetadataStorePublishTest {
             assertSame(store.current(), late.get());
             assertEquals(1L, generation(first, CLAIM, "c", "r", "d"), "an old snapshot keeps what it had");
         }
+    }
+
+    /**
+     * The default settings but a safety poll every 100 ms: with notifications on, the store otherwise completes a
+     * cycle only every {@code safety-poll-interval} (10 s) when nothing changes, and {@link #awaitQuiescence} waits
+     * for a cycle without a read.
+     */
+    private static StoreConfig quiescible(Path root, boolean watch) {
+        return TestStoreConfig.of(root, "watch", String.valueOf(watch), "safety-poll-interval", "100ms");
     }
 
     /**

@@ -1,0 +1,65 @@
+"""The container as the image part runs it: podman through src/test/image/podman.sh, the memory cgroup of a
+container's process (cgroup v1), a process's anonymous memory and age."""
+import os
+import re
+import subprocess
+
+
+def script(repo, name):
+    return os.path.join(repo, "src/test/image", name)
+
+
+def podman(repo, *args, timeout=120, check=True):
+    r = subprocess.run(["bash", script(repo, "podman.sh"), *args], capture_output=True, text=True, timeout=timeout)
+    if check and r.returncode != 0:
+        raise RuntimeError(f"podman {' '.join(args[:2])} failed: {(r.stdout + r.stderr).strip()[-500:]}")
+    return r
+
+
+def why_podman_cannot_run(repo):
+    try:
+        r = subprocess.run(["podman", "--version"], capture_output=True, text=True, timeout=30)
+    except FileNotFoundError:
+        return "podman is not installed"
+    if r.returncode != 0:
+        return f"podman --version failed: {r.stderr.strip()}"
+    r = podman(repo, "info", "--format", "{{.Host.OCIRuntime.Name}}", timeout=60, check=False)
+    return None if r.returncode == 0 else f"podman cannot run here: {(r.stdout + r.stderr).strip()[-300:]}"
+
+
+def manifest_memory_limit(repo):
+    text = open(os.path.join(repo, "deploy/kubernetes/components/sidecar/sidecar.yaml")).read()
+    m = re.search(r"limits:\s*\n\s*memory:\s*(\d+)Mi", text)
+    return int(m.group(1))
+
+
+def memory_cgroup(pid):
+    for line in open(f"/proc/{pid}/cgroup"):
+        _, controllers, path = line.rstrip("\n").split(":", 2)
+        if "memory" in controllers.split(","):
+            return "/sys/fs/cgroup/memory" + path
+    raise RuntimeError(f"no memory cgroup for pid {pid}")
+
+
+def cgroup_rss_kib(cgroup):
+    for line in open(os.path.join(cgroup, "memory.stat")):
+        if line.startswith("rss "):
+            return int(line.split()[1]) // 1024
+    return None
+
+
+def rss_anon_kib(pid):
+    """Anonymous resident memory of a process: what a memory cgroup charges as `rss` (VmRSS also counts the
+    AOT cache's clean file pages, which the cgroup charges as page cache)."""
+    try:
+        for line in open(f"/proc/{pid}/status"):
+            if line.startswith("RssAnon:"):
+                return int(line.split()[1])
+    except FileNotFoundError:
+        pass
+    return None
+
+
+def seconds_since_process_start(pid, clk_tck):
+    start = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[19]) / clk_tck
+    return float(open("/proc/uptime").read().split()[0]) - start

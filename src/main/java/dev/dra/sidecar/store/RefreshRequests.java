@@ -1,0 +1,102 @@
+package dev.dra.sidecar.store;
+
+import java.nio.file.Path;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.BooleanSupplier;
+
+/**
+ * What the watcher threads ask of the refresh thread: a walk of the tree, a poll of every file, a look at one file
+ * (an inotify event), or everything again (events were lost). Each request wakes the refresh thread; none is lost,
+ * and several that arrive before it wakes are served by one cycle. Safe from any thread; the {@code take} methods
+ * are for the refresh thread.
+ */
+final class RefreshRequests {
+
+    record FileEvent(Path path, FileWatches.Event event) {}
+
+    private final Semaphore wake = new Semaphore(0);
+    private final AtomicBoolean rescan = new AtomicBoolean(true);
+    private final AtomicBoolean poll = new AtomicBoolean();
+    private final AtomicBoolean overflowed = new AtomicBoolean();
+    private final ConcurrentLinkedQueue<FileEvent> events = new ConcurrentLinkedQueue<>();
+
+    /**
+     * What the directory watcher reports: a new or removed entry asks for a walk; a changed file asks for a poll
+     * unless {@code fileWatchesOn} (then the file's own event says more).
+     */
+    DirectoryWatcher.Listener directoryListener(BooleanSupplier fileWatchesOn) {
+        return new DirectoryWatcher.Listener() {
+            @Override
+            public void contentChanged() {
+                if (!fileWatchesOn.getAsBoolean()) {
+                    poll.set(true);
+                    wake.release();
+                }
+            }
+
+            @Override
+            public void treeChanged() {
+                requestRescan();
+                wake.release();
+            }
+        };
+    }
+
+    /** What the per-file watches report: an event of one file, or that events were lost. */
+    FileWatches.Listener fileListener() {
+        return new FileWatches.Listener() {
+            @Override
+            public void fileEvent(Path path, FileWatches.Event event) {
+                events.add(new FileEvent(path, event));
+                wake.release();
+            }
+
+            @Override
+            public void overflow() {
+                overflowed.set(true);
+                wake.release();
+            }
+        };
+    }
+
+    /** Asks for a walk at the next cycle, without waking the refresh thread (it is the caller). */
+    void requestRescan() {
+        rescan.set(true);
+    }
+
+    boolean rescanRequested() {
+        return rescan.get();
+    }
+
+    /**
+     * Waits up to {@code nanos} for a request; true when one came (all that came by then are taken by the next
+     * cycle).
+     */
+    boolean await(long nanos) throws InterruptedException {
+        if (wake.tryAcquire(nanos, TimeUnit.NANOSECONDS)) {
+            wake.drainPermits();
+            return true;
+        }
+        return false;
+    }
+
+    boolean takeRescan() {
+        return rescan.getAndSet(false);
+    }
+
+    boolean takePoll() {
+        return poll.getAndSet(false);
+    }
+
+    boolean takeOverflow() {
+        return overflowed.getAndSet(false);
+    }
+
+    /** The next file event, {@code null} when there is none. */
+    FileEvent takeEvent() {
+        return events.poll();
+    }
+}

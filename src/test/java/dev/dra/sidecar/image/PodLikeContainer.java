@@ -1,0 +1,168 @@
+package dev.dra.sidecar.image;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
+import dev.dra.sidecar.api.ApiConfig;
+import io.smallrye.config.WithDefault;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
+/**
+ * The image run the way deploy/kubernetes/components/sidecar/sidecar.yaml runs it, as the image tests see it: where
+ * it listens, how it is built and started, and what the host can read of it (its state, log, memory cgroup and
+ * metrics).
+ */
+final class PodLikeContainer {
+
+    static final String IMAGE = "dra-metadata-sidecar:0.1.0";
+    static final String ROOT_IN_CONTAINER = "/var/run/kubernetes.io/dra-device-attributes";
+    static final String REWRITTEN = "resourceclaims/net-claim/nic/dranet.example.com-metadata.json";
+    static final String API = "http://127.0.0.1:8089";
+    /** The management interface on a free port (the pod's 9000 is often taken on a shared test machine). */
+    static final int MANAGEMENT_PORT = dev.dra.sidecar.testsupport.LocalPorts.free();
+    static final String MANAGEMENT = "http://127.0.0.1:" + MANAGEMENT_PORT;
+
+    static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5)).build();
+
+    private PodLikeContainer() {}
+
+    /** The build command of the README's image section: {@code podman build ...} (docker takes the same words). */
+    static List<String> readmeBuildCommand() throws IOException {
+        String readme = Files.readString(Path.of("README.md"));
+        Matcher block = Pattern.compile("(?s)```shell\\n(\\./mvnw package[^\\n]*)\\n(podman build [^\\n]*)\\n```")
+                .matcher(readme);
+        assertTrue(block.find(), "README.md shows the image build as ./mvnw package ... then podman build ...");
+        assertEquals("./mvnw package -DskipTests", block.group(1), "the jar this test runs is the one ./mvnw verify packaged");
+        List<String> words = Arrays.asList(block.group(2).trim().split("\\s+"));
+        assertTrue(words.contains(IMAGE), "the README's tag is the one this test runs: " + words);
+        return words;
+    }
+
+    /** The memory limit of the sidecar container in the Kustomize component, in podman's spelling. */
+    static String manifestMemoryLimit() throws IOException {
+        JsonNode deployment = new YAMLMapper().readTree(Path.of("deploy/kubernetes/components/sidecar/sidecar.yaml").toFile());
+        String limit = deployment.at("/spec/template/spec/initContainers/0/resources/limits/memory").asText();
+        assertTrue(limit.matches("\\d+Mi"), "a limit in Mi: " + limit);
+        return limit.replace("Mi", "m");
+    }
+
+    /** Seconds from the container's process start to the first {@code started} UP seen (10 ms resolution). */
+    static double awaitStarted(String name) throws Exception {
+        long pid = Long.parseLong(inspect(name, "{{.State.Pid}}"));
+        double processStart = Long.parseLong(Files.readString(Path.of("/proc/" + pid + "/stat"))
+                .replaceFirst("^.*\\) ", "").split(" ")[19]) / 100.0;
+        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(60);
+        while (System.nanoTime() < deadline) {
+            if (status(MANAGEMENT + "/q/health/started") == 200) {
+                double now = Double.parseDouble(Files.readString(Path.of("/proc/uptime")).split(" ")[0]);
+                return now - processStart;
+            }
+            if (!"running".equals(inspect(name, "{{.State.Status}}"))) {
+                fail(name + " ended during start-up:\n" + logs(name));
+            }
+            Thread.sleep(10);
+        }
+        fail(name + " did not report started within 60 s:\n" + logs(name));
+        return -1;
+    }
+    static int shutdownTimeoutSeconds() throws IOException {
+        return Integer.parseInt(property("quarkus.shutdown.timeout").replace("s", ""));
+    }
+
+    static int maxLongPolls() throws ReflectiveOperationException {
+        return Integer.parseInt(ApiConfig.class.getMethod("maxLongPolls").getAnnotation(WithDefault.class).value());
+    }
+
+    static int maxRequestBodies() throws ReflectiveOperationException {
+        return Integer.parseInt(ApiConfig.class.getMethod("maxRequestBodies").getAnnotation(WithDefault.class).value());
+    }
+
+    static String property(String key) throws IOException {
+        for (String line : Files.readAllLines(Path.of("src/main/resources/application.properties"))) {
+            if (line.startsWith(key + "=")) {
+                return line.substring(key.length() + 1).strip();
+            }
+        }
+        throw new IllegalStateException(key + " is not in application.properties");
+    }
+
+    static int waiters() {
+        return (int) sample(get(MANAGEMENT + "/q/metrics").body(), "dra_long_poll_waiters");
+    }
+
+    /** The value of an unlabelled metric in a Prometheus scrape; -1 if it is missing. */
+    static double sample(String metrics, String name) {
+        Matcher sample = Pattern.compile("(?m)^" + Pattern.quote(name) + " (\\S+)$").matcher(metrics);
+        return sample.find() ? Double.parseDouble(sample.group(1)) : -1;
+    }
+
+    /** The container's memory cgroup (v1) on the host. */
+    static Path memoryCgroup(String name) throws IOException {
+        String pid = inspect(name, "{{.State.Pid}}");
+        for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/cgroup"))) {
+            String[] parts = line.split(":", 3);
+            if (Arrays.asList(parts[1].split(",")).contains("memory")) {
+                return Path.of("/sys/fs/cgroup/memory" + parts[2]);
+            }
+        }
+        throw new IllegalStateException("no memory cgroup for " + name);
+    }
+
+    /** {@code rss} of the cgroup's memory.stat: anonymous memory charged to the container. */
+    static long rss(Path cgroup) throws IOException {
+        for (String line : Files.readAllLines(cgroup.resolve("memory.stat"))) {
+            if (line.startsWith("rss ")) {
+                return Long.parseLong(line.substring(4).strip());
+            }
+        }
+        throw new IllegalStateException("no rss in " + cgroup);
+    }
+
+    static String inspect(String name, String format) {
+        return Podman.podman(30, "inspect", "--format", format, name).output().strip();
+    }
+
+    static String logs(String name) {
+        return Podman.podman(30, "logs", name).output();
+    }
+
+    static HttpResponse<String> get(String url) {
+        try {
+            return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                    HttpResponse.BodyHandlers.ofString());
+        } catch (IOException e) {
+            throw new IllegalStateException(url + ": " + e.getMessage(), e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
+    static int status(String url) {
+        try {
+            return get(url).statusCode();
+        } catch (IllegalStateException e) {
+            return -1;
+        }
+    }
+
+    static long seconds(long startedNanos) {
+        return TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - startedNanos);
+    }
+}

@@ -1,0 +1,60 @@
+package dev.dra.sidecar.store;
+
+import static dev.dra.sidecar.store.StoreFiles.generation;
+import static dev.dra.sidecar.testsupport.Eventually.awaitTrue;
+
+import dev.dra.sidecar.snapshot.ClaimKind;
+import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
+import java.util.stream.Collectors;
+
+/**
+ * The store on real files, as {@code MetadataStoreFilesTest} and {@code MetadataStoreBoundariesTest} run it: started
+ * with file notifications on or off as configured, and every change awaited within a bound, the slowest
+ * propagation per kind of change kept for a report.
+ */
+final class StoreOnFiles {
+
+    /** Polling alone finds new files at the rescan interval (2 s by default); everything else is faster. */
+    static final Duration BOUND = Duration.ofSeconds(5);
+
+    /**
+     * With watch hints, a new file must not wait for a walk: the watch on its new directory, or the walk right after
+     * registering it, finds it.
+     */
+    static final Duration WATCHED_CREATE_BOUND = Duration.ofMillis(1_000);
+
+    private static final Map<String, Duration> SLOWEST = new ConcurrentHashMap<>();
+
+    private StoreOnFiles() {}
+
+    static void printPropagation() {
+        System.out.println("[store] slowest propagation per change: " + new TreeMap<>(SLOWEST).entrySet().stream()
+                .map(e -> e.getKey() + "=" + e.getValue().toMillis() + "ms").collect(Collectors.joining(", ")));
+    }
+
+    static MetadataStore start(StoreConfig settings) {
+        return start(settings, RefreshObserver.NONE);
+    }
+
+    static MetadataStore start(StoreConfig settings, RefreshObserver observer) {
+        MetadataStore store = new MetadataStore(settings, observer);
+        store.start();
+        // File notifications are set up by the refresh thread, just after the first scan.
+        awaitTrue(BOUND, "file notifications as configured", () -> store.status().watchMode()
+                == (settings.watch() ? WatchMode.INOTIFY : WatchMode.POLLING) && store.status().cycles() > 1);
+        return store;
+    }
+
+    static void visible(String change, boolean watch, MetadataStore store, Supplier<Boolean> condition) {
+        Duration took = awaitTrue(watch && change.equals("create") ? WATCHED_CREATE_BOUND : BOUND, change, condition::get);
+        SLOWEST.merge(change + (watch ? "[watch]" : "[poll]"), took, (a, b) -> a.compareTo(b) >= 0 ? a : b);
+    }
+
+    static Long gen(MetadataStore store, ClaimKind kind, String claim, String request, String driver) {
+        return generation(store.current(), kind, claim, request, driver);
+    }
+}
