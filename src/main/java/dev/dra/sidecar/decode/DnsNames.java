@@ -22,6 +22,11 @@ public final class DnsNames {
 
     private DnsNames() {}
 
+    /** A DNS-1123 subdomain in any letter case (ASCII only): at most 253 characters. */
+    public static boolean isSubdomainInAnyCase(String s) {
+        return s != null && s.length() <= 253 && SUBDOMAIN_CASELESS.matcher(s).matches();
+    }
+
     /**
      * What apimachinery's {@code content.IsDNS1123Label} says of {@code s}: one message per broken rule (the
      * length in bytes, the format), none when it is a label.
