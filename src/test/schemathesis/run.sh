@@ -8,7 +8,7 @@ here="$(cd "$(dirname "$0")" && pwd)"
 api="$1" management="$2" reports="$3"
 schemathesis="$("$here/install.sh")"
 mkdir -p "$reports"
-cd "$here"
+cd "$reports"  # Schemathesis keeps its cache in the working directory
 exec "$schemathesis" run "$management/q/openapi.json" --url "$api" \
   --checks all --mode all --max-examples "${DRA_SCHEMATHESIS_EXAMPLES:-25}" --workers 1 \
   --seed "${DRA_SCHEMATHESIS_SEED:-$RANDOM$RANDOM}" \

@@ -234,4 +234,12 @@ class ClaimsApiTest {
         given().queryParam("waitForChange", "true").queryParam("timeoutSeconds", "x").get("/claims").then()
                 .statusCode(400);
     }
+
+    @Test
+    void refusesALongPollParameterGivenTwice() {
+        for (String name : java.util.List.of("waitForChange", "timeoutSeconds", "lastEtag")) {
+            given().queryParam(name, "5", "x").get("/claims/multi/gpu").then().statusCode(400).contentType(PROBLEM)
+                    .body("code", equalTo("invalid-parameter")).body("detail", equalTo(name + " is given 2 times; give it once"));
+        }
+    }
 }
