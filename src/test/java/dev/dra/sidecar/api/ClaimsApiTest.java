@@ -31,7 +31,7 @@ class ClaimsApiTest {
                 .header("ETag", startsWith("\""))
                 .body("claims.name", contains("badtime", "badtype", "blank", "breaking", "changing", "empty", "emptyobj",
                         "fieldsv1", "lists", "multi", "multibad", "my-claim", "nokind", "notjson", "noversion",
-                        "nullzero", "onlyunknown", "repeatedkeys", "trailing", "truncated", "twins", "unknownnokind",
+                        "nullzero", "onlyunknown", "oracle", "repeatedkeys", "trailing", "truncated", "twins", "unknownnokind",
                         "unknownthenbad", "upstream-head", "upstream-v1-36"))
                 .body("claims.find { it.name == 'my-claim' }.requests", contains("gpu", "gpu-request"));
     }
