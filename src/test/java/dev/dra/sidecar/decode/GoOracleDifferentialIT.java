@@ -67,7 +67,39 @@ class GoOracleDifferentialIT {
     }
 
     @Test
-    void streamsDecodeAsGoDecodesThem() throws Exception {
+    void streamsDecodeAsGoDecodesThem() throws Throwable {
+        onLargeStack(this::compareStreams);
+    }
+
+    @Test
+    void requestTreesReadAsGoReadsThem() throws Throwable {
+        assumeTrue(PackagedSidecar.canBindMount(), "no private mount namespace (needs root and unshare): the Go reader "
+                + "only reads " + GoOracle.CONTAINER_DIR);
+        onLargeStack(this::compareTrees);
+    }
+
+    /** A test that serializes or compares JSON nested 10,000 levels deep: Jackson's tree code recurses. */
+    private interface Comparison {
+        void run() throws Exception;
+    }
+
+    private static void onLargeStack(Comparison comparison) throws Throwable {
+        Throwable[] failure = new Throwable[1];
+        Thread thread = new Thread(null, () -> {
+            try {
+                comparison.run();
+            } catch (Throwable t) {
+                failure[0] = t;
+            }
+        }, "oracle-comparison", 1L << 30);
+        thread.start();
+        thread.join();
+        if (failure[0] != null) {
+            throw failure[0];
+        }
+    }
+
+    private void compareStreams() throws Exception {
         int cases = CASES - CASES * TREE_PERCENT / 100;
         Differences differences = new Differences("stream");
         long started = System.nanoTime();
@@ -89,10 +121,7 @@ class GoOracleDifferentialIT {
         }
     }
 
-    @Test
-    void requestTreesReadAsGoReadsThem() throws Exception {
-        assumeTrue(PackagedSidecar.canBindMount(), "no private mount namespace (needs root and unshare): the Go reader "
-                + "only reads " + GoOracle.CONTAINER_DIR);
+    private void compareTrees() throws Exception {
         int cases = CASES * TREE_PERCENT / 100;
         Differences differences = new Differences("tree");
         long started = System.nanoTime();

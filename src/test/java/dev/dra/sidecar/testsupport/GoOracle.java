@@ -30,9 +30,13 @@ public final class GoOracle implements AutoCloseable {
     private static final Path BINARY = Path.of("target/go-oracle/oracle");
     /**
      * Reads JSON keeping numbers as written ({@code 1.0}, {@code 1e400} and {@code 1} stay three different
-     * values): the oracle's answers and the sidecar's bodies that are compared with them.
+     * values), nested as deep as a decodable stream can be (Go's limit is 10,000 levels): the oracle's answers and
+     * the sidecar's bodies that are compared with them.
      */
-    public static final ObjectMapper JSON = new ObjectMapper()
+    public static final ObjectMapper JSON = new ObjectMapper(com.fasterxml.jackson.core.JsonFactory.builder()
+            .streamReadConstraints(com.fasterxml.jackson.core.StreamReadConstraints.builder().maxNestingDepth(20_000).build())
+            .streamWriteConstraints(com.fasterxml.jackson.core.StreamWriteConstraints.builder().maxNestingDepth(20_000).build())
+            .build())
             .enable(com.fasterxml.jackson.databind.DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .setNodeFactory(com.fasterxml.jackson.databind.node.JsonNodeFactory.withExactBigDecimals(true));
 
