@@ -171,8 +171,8 @@ public final class MetadataStreamDecoder {
                     + quoted(json.raw(), start, end) + "'");
         }
         if (gvk.isKnownVersion() && !DeviceMetadata.KIND.equals(kind)) {
-            throw invalid(source, "decode " + gvk.groupVersion() + ": no kind \"" + kind
-                    + "\" is registered for version \"" + gvk.groupVersion() + "\" in scheme \"" + GO_SCHEME_NAME + "\"");
+            throw invalid(source, "decode " + gvk.groupVersion() + ": no kind " + goQuote(kind)
+                    + " is registered for version \"" + gvk.groupVersion() + "\" in scheme \"" + GO_SCHEME_NAME + "\"");
         }
         if (!gvk.isKnownVersion() && !gvk.isSkippable()) {
             throw invalid(source, "decode " + gvk.groupVersion() + ": kind \"" + kind + "\" of version \""
@@ -286,6 +286,43 @@ public final class MetadataStreamDecoder {
      */
     private static String quoted(char[] raw, int start, int end) {
         return new String(raw, start, Math.min(end - start, MAX_MESSAGE + 1));
+    }
+
+    /** Go's {@code %q} of a string ({@code strconv.Quote}): escapes for quotes, backslashes and unprintable characters. */
+    static String goQuote(String s) {
+        StringBuilder out = new StringBuilder("\"");
+        s.codePoints().forEach(c -> {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case 0x07 -> out.append("\\a");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case 0x0B -> out.append("\\v");
+                default -> {
+                    if (c < 0x20 || c == 0x7F) {
+                        out.append(String.format("\\x%02x", c));
+                    } else if (c == ' ' || isPrintable(c)) {
+                        out.appendCodePoint(c);
+                    } else {
+                        out.append(c > 0xFFFF ? String.format("\\U%08x", c) : String.format("\\u%04x", c));
+                    }
+                }
+            }
+        });
+        return out.append('"').toString();
+    }
+
+    /** Go's {@code unicode.IsPrint} but for the ASCII space: letters, marks, numbers, punctuation and symbols. */
+    private static boolean isPrintable(int c) {
+        return switch (Character.getType(c)) {
+            case Character.CONTROL, Character.FORMAT, Character.PRIVATE_USE, Character.SURROGATE, Character.UNASSIGNED,
+                    Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.SPACE_SEPARATOR -> false;
+            default -> true;
+        };
     }
 
     /** How Go's {@code json.UnmarshalTypeError} names a JSON value that is not a string. */

@@ -70,6 +70,13 @@ class GoOracleFindingsTest {
     }
 
     @Test
+    void anUnregisteredKindIsQuotedAsGoQuotes() {
+        assertMessage("{\"kind\":\"\\u0000\\t\\\"\u00e9\\u0085\",\"apiVersion\":\"" + V1BETA1 + "\"}", INVALID_OBJECT,
+                "decode " + V1BETA1 + ": no kind \"\\x00\\t\\\"\u00e9\\u0085\" is registered for version \"" + V1BETA1
+                        + "\" in scheme \"pkg/runtime/scheme.go:111\"");
+    }
+
+    @Test
     void ownerReferencesAndManagedFieldsFollowTheObjectMetaRules() {
         assertViolations(BETA + ",\"metadata\":{\"ownerReferences\":[{\"name\":\"n\"},null],"
                 + "\"managedFields\":[{},{\"operation\":\"Patch\"},{\"operation\":\"Apply\"}]}}", List.of(
