@@ -3,6 +3,8 @@ package dev.dra.sidecar.api;
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.QueryParam;
 import java.time.Duration;
+import java.util.List;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 
@@ -14,43 +16,58 @@ public class Conditions {
 
     @QueryParam("waitForChange")
     @Parameter(description = "Long poll: answer when the resource's ETag differs from lastEtag, or at the timeout.",
-            schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.BOOLEAN))
-    String waitForChange;
+            schema = @Schema(type = SchemaType.BOOLEAN))
+    List<String> waitForChange;
 
     @QueryParam("lastEtag")
     @Parameter(description = "The ETag the client has; with waitForChange, the answer waits while it is current. "
-            + "Absent: answer at once.", example = "\"3f1a9c0e5b7d2a4c8e6f1b3d5a7c9e0f\"")
-    String lastEtag;
+            + "Absent: answer at once.", example = "\"3f1a9c0e5b7d2a4c8e6f1b3d5a7c9e0f\"", schema = @Schema(type = SchemaType.STRING))
+    List<String> lastEtag;
 
     @QueryParam("timeoutSeconds")
     @Parameter(description = "Longest wait of a long poll, 1 to " + ApiConfig.LONG_POLL_MAX_SECONDS + " seconds (default "
             + ApiConfig.LONG_POLL_DEFAULT_SECONDS + ").",
-            schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.INTEGER,
-                    minimum = "1", maximum = ApiConfig.LONG_POLL_MAX_SECONDS))
-    String timeoutSeconds;
+            schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = ApiConfig.LONG_POLL_MAX_SECONDS))
+    List<String> timeoutSeconds;
 
     @HeaderParam("If-None-Match")
     @Parameter(description = "ETags the client has; a match answers 304 without a body.")
     String ifNoneMatch;
 
-    /** How long to wait for a change, or {@code null} when this is not a long poll. */
+    /**
+     * How long to wait for a change, or {@code null} when this is not a long poll. Each parameter may be given
+     * once: a repeated one is {@code 400 invalid-parameter}, as is an empty or malformed value.
+     */
     Duration longPoll(ApiConfig config) {
-        if (waitForChange == null || waitForChange.equalsIgnoreCase("false")) {
-            if (timeoutSeconds != null) {
-                seconds(config);
+        String wait = single("waitForChange", waitForChange);
+        String timeout = single("timeoutSeconds", timeoutSeconds);
+        single("lastEtag", lastEtag);
+        if (wait == null || wait.equalsIgnoreCase("false")) {
+            if (timeout != null) {
+                seconds(config, timeout);
             }
             return null;
         }
-        if (!waitForChange.equalsIgnoreCase("true")) {
-            throw new ApiException(ProblemType.INVALID_PARAMETER, "waitForChange must be true or false, got " + PathNames.quote(waitForChange));
+        if (!wait.equalsIgnoreCase("true")) {
+            throw new ApiException(ProblemType.INVALID_PARAMETER, "waitForChange must be true or false, got " + PathNames.quote(wait));
         }
-        return timeoutSeconds == null ? config.longPollDefaultTimeout() : seconds(config);
+        return timeout == null ? config.longPollDefaultTimeout() : seconds(config, timeout);
     }
 
-    private Duration seconds(ApiConfig config) {
+    private static String single(String name, List<String> values) {
+        if (values == null || values.isEmpty()) {
+            return null;
+        }
+        if (values.size() > 1) {
+            throw new ApiException(ProblemType.INVALID_PARAMETER, name + " is given " + values.size() + " times; give it once");
+        }
+        return values.get(0);
+    }
+
+    private static Duration seconds(ApiConfig config, String timeout) {
         long max = config.longPollMaxTimeout().toSeconds();
         try {
-            long seconds = Long.parseLong(timeoutSeconds);
+            long seconds = Long.parseLong(timeout);
             if (seconds >= 1 && seconds <= max) {
                 return Duration.ofSeconds(seconds);
             }
@@ -58,12 +75,13 @@ public class Conditions {
             // answered below
         }
         throw new ApiException(ProblemType.INVALID_PARAMETER, "timeoutSeconds must be a whole number from 1 to " + max + ", got "
-                + PathNames.quote(timeoutSeconds));
+                + PathNames.quote(timeout));
     }
 
     /** Whether {@code etag} is the one the long poll waits on ({@code lastEtag}), quoted or not. */
     boolean isLastEtag(String etag) {
-        return lastEtag != null && etag != null && unquote(lastEtag).equals(unquote(etag));
+        String last = single("lastEtag", lastEtag);
+        return last != null && etag != null && unquote(last).equals(unquote(etag));
     }
 
     /** Whether {@code If-None-Match} names {@code etag} (or is {@code *}). */

@@ -14,6 +14,7 @@ import org.eclipse.microprofile.openapi.models.OpenAPI;
 import org.eclipse.microprofile.openapi.models.Operation;
 import org.eclipse.microprofile.openapi.models.PathItem;
 import org.eclipse.microprofile.openapi.models.headers.Header;
+import org.eclipse.microprofile.openapi.models.parameters.Parameter;
 import org.eclipse.microprofile.openapi.models.media.Content;
 import org.eclipse.microprofile.openapi.models.media.Schema;
 import org.eclipse.microprofile.openapi.models.responses.APIResponse;
@@ -46,6 +47,9 @@ public class OpenApiDocument implements OASFilter {
         for (Map.Entry<String, PathItem> path : openAPI.getPaths().getPathItems().entrySet()) {
             ApiRoutes.Match route = claimRoutes.get(path.getKey());
             Operation get = path.getValue().getGET();
+            if (get != null) {
+                constrainPathParameters(get);
+            }
             if (route != null && get != null) {
                 get.setOperationId(route.route().operationId(route.kind()));
                 decorate(get.getResponses(), route.route());
@@ -53,6 +57,23 @@ public class OpenApiDocument implements OASFilter {
             Operation post = path.getValue().getPOST();
             if (path.getKey().equals(ApiRoutes.VALIDATE) && post != null) {
                 addProblems(post.getResponses(), type -> type.listed() == ProblemType.Listed.VALIDATE);
+            }
+        }
+    }
+
+    /** States each path parameter's rule ({@link PathNames.Parameter}): a name breaking it is {@code 400 invalid-name}. */
+    private static void constrainPathParameters(Operation operation) {
+        if (operation.getParameters() == null) {
+            return;
+        }
+        for (Parameter parameter : operation.getParameters()) {
+            if (parameter.getIn() != Parameter.In.PATH || parameter.getSchema() == null) {
+                continue;
+            }
+            for (PathNames.Parameter rule : PathNames.Parameter.values()) {
+                if (rule.parameterName.equals(parameter.getName())) {
+                    parameter.getSchema().minLength(1).maxLength(rule.maxLength).pattern(rule.pattern);
+                }
             }
         }
     }

@@ -1,7 +1,6 @@
 package dev.dra.sidecar.api;
 
 import dev.dra.sidecar.decode.DnsNames;
-import java.util.Locale;
 
 /**
  * Checks the names in a request path before anything is looked up: claim and pod claim names are DNS
@@ -14,6 +13,29 @@ final class PathNames {
     /** Device names and attribute keys are not paths to anything; bound them all the same. */
     private static final int MAX_LOOKUP_KEY = 512;
 
+    /**
+     * The rule of each path parameter, as the OpenAPI document states it ({@link OpenApiDocument}): a name
+     * matches the pattern (ECMA-262) and has at most {@code maxLength} characters exactly when the checks here
+     * accept it.
+     */
+    enum Parameter {
+        CLAIM("claim", "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", 253),
+        REQUEST("request", "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", 63),
+        DRIVER("driver", "^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*$", 63),
+        DEVICE("device", "^[^\\u0000-\\u001f\\u007f-\\u009f]+$", MAX_LOOKUP_KEY),
+        ATTRIBUTE("attribute", "^[^\\u0000-\\u001f\\u007f-\\u009f]+$", MAX_LOOKUP_KEY);
+
+        final String parameterName;
+        final String pattern;
+        final int maxLength;
+
+        Parameter(String parameterName, String pattern, int maxLength) {
+            this.parameterName = parameterName;
+            this.pattern = pattern;
+            this.maxLength = maxLength;
+        }
+    }
+
     private PathNames() {}
 
     static boolean isClaim(String name) {
@@ -25,7 +47,7 @@ final class PathNames {
     }
 
     static boolean isDriver(String name) {
-        return name != null && name.length() <= 63 && DnsNames.isSubdomain(name.toLowerCase(Locale.ROOT));
+        return name != null && name.length() <= 63 && DnsNames.isSubdomainInAnyCase(name);
     }
 
     static String claim(String name) {
@@ -50,7 +72,8 @@ final class PathNames {
     }
 
     static String lookupKey(String what, String name) {
-        if (name == null || name.isEmpty() || name.length() > MAX_LOOKUP_KEY || name.chars().anyMatch(Character::isISOControl)) {
+        if (name == null || name.isEmpty() || name.codePointCount(0, name.length()) > MAX_LOOKUP_KEY
+                || name.chars().anyMatch(Character::isISOControl)) {
             throw invalid(what + " " + quote(name) + " is empty, too long or has control characters");
         }
         return name;

@@ -16,6 +16,7 @@ import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.parameters.RequestBody;
@@ -42,8 +43,13 @@ public class ValidateResource {
     @Operation(operationId = "validateStream", summary = "Validate a metadata stream", description = "Decodes the body as a consumer would (first "
             + "known version, unknown versions skipped) and checks the upstream v1beta1 validation rules. A stream "
             + "that does not decode is still a 200: the report says why.")
-    @RequestBody(description = "A device-metadata stream: one or more DeviceMetadata objects, newest version first",
-            content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeviceMetadata.class)))
+    @RequestBody(description = "A device-metadata stream: one or more DeviceMetadata objects, newest version first, "
+            + "as a driver writes it. Any bytes are a stream to report on (an empty body is an empty stream), so no "
+            + "body is refused for its content: what does not decode is described in the report.", required = false,
+            content = {@Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(description = "Any JSON text: "
+                    + "one value or several one after the other, as they decode or not")),
+                @Content(mediaType = MediaType.APPLICATION_OCTET_STREAM, schema = @Schema(type = SchemaType.STRING, format = "binary")),
+                @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = SchemaType.STRING, format = "binary"))})
     @APIResponse(responseCode = "200", description = "The report",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ValidationReport.class)))
     public ValidationReport validate(byte[] stream) {

@@ -1,5 +1,8 @@
 package dev.dra.sidecar.decode;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.regex.Pattern;
 
 /** Kubernetes' DNS-1123 name formats, used to validate files and the names in request paths. */
@@ -14,7 +17,49 @@ public final class DnsNames {
     private static final Pattern SUBDOMAIN =
             Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
 
+    private static final Pattern SUBDOMAIN_CASELESS =
+            Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*");
+
     private DnsNames() {}
+
+    /** A DNS-1123 subdomain in any letter case (ASCII only): at most 253 characters. */
+    public static boolean isSubdomainInAnyCase(String s) {
+        return s != null && s.length() <= 253 && SUBDOMAIN_CASELESS.matcher(s).matches();
+    }
+
+    /**
+     * What apimachinery's {@code content.IsDNS1123Label} says of {@code s}: one message per broken rule (the
+     * length in bytes, the format), none when it is a label.
+     */
+    static List<String> labelProblems(String s) {
+        List<String> problems = new ArrayList<>(2);
+        if (utf8Length(s) > 63) {
+            problems.add("must be no more than 63 characters");
+        }
+        if (!LABEL.matcher(s).matches()) {
+            problems.add(SUBDOMAIN.matcher(s).matches() ? "must not contain dots" : "must be a DNS label: " + LABEL_HINT);
+        }
+        return problems;
+    }
+
+    /**
+     * What apimachinery's {@code content.IsDNS1123Subdomain} (or {@code IsDNS1123SubdomainCaseless}) says of
+     * {@code s}: one message per broken rule, none when it is a subdomain.
+     */
+    static List<String> subdomainProblems(String s, boolean caseless) {
+        List<String> problems = new ArrayList<>(2);
+        if (utf8Length(s) > 253) {
+            problems.add("must be no more than 253 characters");
+        }
+        if (!(caseless ? SUBDOMAIN_CASELESS : SUBDOMAIN).matcher(s).matches()) {
+            problems.add("must be a DNS subdomain: " + SUBDOMAIN_HINT + (caseless ? " (any letter case)" : ""));
+        }
+        return problems;
+    }
+
+    static int utf8Length(String s) {
+        return s.getBytes(StandardCharsets.UTF_8).length;
+    }
 
     /** A DNS-1123 label: at most 63 characters. */
     public static boolean isLabel(String s) {

@@ -25,6 +25,14 @@ public final class MetadataStreamDecoder {
     private static final ObjectMapper JSON = GoCompatibleJson.mapper();
     private static final ObjectReader BINDER = JSON.readerFor(DeviceMetadata.class);
 
+    /** How Go names the type apimachinery's {@code SimpleMetaFactory} unmarshals an object into to find its kind. */
+    private static final String GO_PEEK_TYPE =
+            "struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string \"json:\\\"kind,omitempty\\\"\" }";
+    /**
+     * The name Go's metadata scheme gives itself in "no kind is registered" errors: its creator's call site, as a
+     * program built with Go modules (v0.36 and v0.37 alike) reports it.
+     */
+    private static final String GO_SCHEME_NAME = "pkg/runtime/scheme.go:111";
     /** Failure details are cut to this many characters. */
     private static final int MAX_MESSAGE = 500;
 
@@ -55,7 +63,7 @@ public final class MetadataStreamDecoder {
                 if (first == '[') {
                     throw notAnObject(source, "array");
                 }
-                GroupVersionKind gvk = peekGroupVersionKind(text, offset, end, source);
+                GroupVersionKind gvk = peekGroupVersionKind(json, offset, end, source);
                 if (gvk.isKnownVersion()) {
                     return new DecodedMetadata(bind(json, offset, end, gvk, source), gvk.groupVersion(),
                             List.copyOf(unknown));
@@ -67,7 +75,9 @@ public final class MetadataStreamDecoder {
             String goWords = GoSyntaxScanner.firstError(stream);
             throw malformed(source, goWords != null ? goWords : describe(e));
         } catch (GoScalarScanner.SyntaxError e) {
-            throw malformed(source, e.getMessage());
+            // Go quotes the offending byte, which the decoded text no longer has (a BOM is 'ï' to Go)
+            String goWords = GoSyntaxScanner.firstError(stream);
+            throw malformed(source, goWords != null ? goWords : e.getMessage());
         }
         if (unknown.isEmpty()) {
             throw new MetadataDecodeException(FailureCode.NO_METADATA_OBJECTS,
@@ -119,8 +129,9 @@ public final class MetadataStreamDecoder {
      * kind are found case-insensitively among the top-level keys (in document order, the last match wins),
      * must be strings (or null), and the apiVersion must have at most one slash.
      */
-    private static GroupVersionKind peekGroupVersionKind(char[] text, int start, int end, String source)
+    private static GroupVersionKind peekGroupVersionKind(GoText.JsonText json, int start, int end, String source)
             throws MetadataDecodeException, IOException {
+        char[] text = json.text();
         String apiVersion = "";
         String kind = "";
         try (JsonParser object = JSON.createParser(text, start, end - start)) {
@@ -136,7 +147,8 @@ public final class MetadataStreamDecoder {
                 }
                 if (value != JsonToken.VALUE_STRING && value != JsonToken.VALUE_NULL) {
                     throw invalid(source, "decode metadata object: couldn't get version/kind; json parse error: "
-                            + name + " must be a string, got " + describeType(value));
+                            + "json: cannot unmarshal " + goValueKind(value) + " into Go struct field ."
+                            + (isApiVersion ? "apiVersion" : "kind") + " of type string");
                 }
                 String v = value == JsonToken.VALUE_NULL ? "" : object.getText();
                 if (isApiVersion) {
@@ -152,14 +164,15 @@ public final class MetadataStreamDecoder {
         }
         if (kind.isEmpty()) {
             String what = gvk.version().isEmpty() ? "metadata object" : gvk.groupVersion();
-            throw invalid(source, "decode " + what + ": Object 'Kind' is missing");
+            throw invalid(source, "decode " + what + ": Object 'Kind' is missing in '" + quoted(json.raw(), start, end) + "'");
         }
         if (gvk.version().isEmpty()) {
-            throw invalid(source, "decode metadata object: Object 'apiVersion' is missing");
+            throw invalid(source, "decode metadata object: Object 'apiVersion' is missing in '"
+                    + quoted(json.raw(), start, end) + "'");
         }
         if (gvk.isKnownVersion() && !DeviceMetadata.KIND.equals(kind)) {
-            throw invalid(source, "decode " + gvk.groupVersion() + ": no kind \"" + kind
-                    + "\" is registered for version \"" + gvk.groupVersion() + "\"; want " + DeviceMetadata.KIND);
+            throw invalid(source, "decode " + gvk.groupVersion() + ": no kind " + goQuote(kind)
+                    + " is registered for version \"" + gvk.groupVersion() + "\" in scheme \"" + GO_SCHEME_NAME + "\"");
         }
         if (!gvk.isKnownVersion() && !gvk.isSkippable()) {
             throw invalid(source, "decode " + gvk.groupVersion() + ": kind \"" + kind + "\" of version \""
@@ -250,9 +263,16 @@ public final class MetadataStreamDecoder {
         return new MetadataDecodeException(FailureCode.INVALID_OBJECT, source + ": " + clip(message));
     }
 
+    /**
+     * A complete value that is not an object, as apimachinery refuses it: {@code null} unmarshals into the
+     * apiVersion/kind peek as nothing (so the kind is missing), anything else fails that unmarshal.
+     */
     private static MetadataDecodeException notAnObject(String source, String type) {
-        return invalid(source, "decode metadata object: couldn't get version/kind; json parse error: expected "
-                + "an object, got " + type);
+        if (type.equals("null")) {
+            return invalid(source, "decode metadata object: Object 'Kind' is missing in 'null'");
+        }
+        return invalid(source, "decode metadata object: couldn't get version/kind; json parse error: json: cannot "
+                + "unmarshal " + (type.equals("boolean") ? "bool" : type) + " into Go value of type " + GO_PEEK_TYPE);
     }
 
     private static MetadataDecodeException malformed(String source, String message) {
@@ -260,13 +280,58 @@ public final class MetadataStreamDecoder {
                 source + ": read metadata object from stream: " + clip(message));
     }
 
-    private static String describeType(JsonToken token) {
+    /**
+     * The object's text as Go's serializer quotes it in an error ({@code string(originalData)}), as far as a
+     * message keeps it: {@link #invalid} cuts it.
+     */
+    private static String quoted(char[] raw, int start, int end) {
+        return new String(raw, start, Math.min(end - start, MAX_MESSAGE + 1));
+    }
+
+    /** Go's {@code %q} of a string ({@code strconv.Quote}): escapes for quotes, backslashes and unprintable characters. */
+    static String goQuote(String s) {
+        StringBuilder out = new StringBuilder("\"");
+        s.codePoints().forEach(c -> {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case 0x07 -> out.append("\\a");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case 0x0B -> out.append("\\v");
+                default -> {
+                    if (c < 0x20 || c == 0x7F) {
+                        out.append(String.format("\\x%02x", c));
+                    } else if (c == ' ' || isPrintable(c)) {
+                        out.appendCodePoint(c);
+                    } else {
+                        out.append(c > 0xFFFF ? String.format("\\U%08x", c) : String.format("\\u%04x", c));
+                    }
+                }
+            }
+        });
+        return out.append('"').toString();
+    }
+
+    /** Go's {@code unicode.IsPrint} but for the ASCII space: letters, marks, numbers, punctuation and symbols. */
+    private static boolean isPrintable(int c) {
+        return switch (Character.getType(c)) {
+            case Character.CONTROL, Character.FORMAT, Character.PRIVATE_USE, Character.SURROGATE, Character.UNASSIGNED,
+                    Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.SPACE_SEPARATOR -> false;
+            default -> true;
+        };
+    }
+
+    /** How Go's {@code json.UnmarshalTypeError} names a JSON value that is not a string. */
+    private static String goValueKind(JsonToken token) {
         return switch (token) {
             case START_OBJECT -> "object";
             case START_ARRAY -> "array";
-            case VALUE_NUMBER_INT, VALUE_NUMBER_FLOAT -> "number";
-            case VALUE_TRUE, VALUE_FALSE -> "boolean";
-            default -> token.asString() == null ? token.name().toLowerCase(java.util.Locale.ROOT) : token.asString();
+            case VALUE_TRUE, VALUE_FALSE -> "bool";
+            default -> "number";
         };
     }
 

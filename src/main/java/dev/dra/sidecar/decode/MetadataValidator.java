@@ -4,17 +4,18 @@ import dev.dra.sidecar.model.Device;
 import dev.dra.sidecar.model.DeviceAttribute;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.model.DeviceMetadataRequest;
+import dev.dra.sidecar.model.ManagedFieldsEntry;
 import dev.dra.sidecar.model.NetworkDeviceData;
-import java.nio.charset.StandardCharsets;
+import dev.dra.sidecar.model.OwnerReference;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Set;
 
 /**
- * The upstream v1beta1 validation rules for {@code DeviceMetadata} (identical for v1alpha1). Validation is
+ * The upstream v1beta1 validation rules for {@code DeviceMetadata} (identical for v1alpha1), with apimachinery's
+ * declarative rules for its {@code metadata} (v0.37: owner references and managed fields entries). Validation is
  * reported apart from decoding, as with Go's {@code DecodeMetadataWithValidationResult}: an invalid object
  * still decodes. Attribute keys, scalar string lengths, semver syntax and IP syntax are not validated
  * upstream, so not here either.
@@ -28,6 +29,7 @@ public final class MetadataValidator {
     private static final int MAX_INTERFACE_NAME_BYTES = 256;
     private static final int MAX_HARDWARE_ADDRESS_BYTES = 128;
     private static final int MAX_IPS = 16;
+    private static final Set<String> MANAGED_FIELDS_OPERATIONS = Set.of("Apply", "Update");
 
     private MetadataValidator() {}
 
@@ -36,6 +38,10 @@ public final class MetadataValidator {
         List<Violation> out = new ArrayList<>();
         if (object.metadata() != null && object.metadata().generation() != null && object.metadata().generation() < 0) {
             out.add(new Violation("metadata.generation", "Invalid", "must be greater than or equal to 0"));
+        }
+        if (object.metadata() != null) {
+            ownerReferences(out, object.metadata().ownerReferences());
+            managedFields(out, object.metadata().managedFields());
         }
         if (object.podClaimName() != null) {
             dnsLabel(out, "podClaimName", object.podClaimName());
@@ -58,10 +64,13 @@ public final class MetadataValidator {
     private static void device(List<Violation> out, String at, Device device) {
         if (isEmpty(device.driver())) {
             out.add(new Violation(at + ".driver", "Required", "the driver name is required"));
-        } else if (device.driver().length() > MAX_DRIVER_NAME) {
-            out.add(new Violation(at + ".driver", "TooLong", "must be no more than " + MAX_DRIVER_NAME + " characters"));
-        } else if (!DnsNames.isSubdomain(device.driver().toLowerCase(Locale.ROOT))) {
-            out.add(new Violation(at + ".driver", "Invalid", "must be a DNS subdomain: " + DnsNames.SUBDOMAIN_HINT));
+        } else {
+            for (String problem : DnsNames.subdomainProblems(device.driver(), true)) {
+                out.add(new Violation(at + ".driver", "Invalid", problem));
+            }
+            if (device.driver().codePointCount(0, device.driver().length()) > MAX_DRIVER_NAME) {
+                out.add(new Violation(at + ".driver", "TooLong", "must be no more than " + MAX_DRIVER_NAME + " characters"));
+            }
         }
         pool(out, at + ".pool", device.pool());
         if (isEmpty(device.name())) {
@@ -71,15 +80,54 @@ public final class MetadataValidator {
         }
         if (device.attributes() != null) {
             if (device.attributes().size() > MAX_ATTRIBUTES) {
+                // a short-circuiting rule upstream: the attributes themselves are not looked at
                 out.add(new Violation(at + ".attributes", "TooMany",
                         "must have at most " + MAX_ATTRIBUTES + " attributes, has " + device.attributes().size()));
-            }
-            for (Map.Entry<String, DeviceAttribute> e : device.attributes().entrySet()) {
-                attribute(out, at + ".attributes[" + e.getKey() + "]", e.getValue());
+            } else {
+                for (Map.Entry<String, DeviceAttribute> e : device.attributes().entrySet()) {
+                    attribute(out, at + ".attributes[" + e.getKey() + "]", e.getValue());
+                }
             }
         }
         if (device.networkData() != null) {
             networkData(out, at + ".networkData", device.networkData());
+        }
+    }
+
+    /** apimachinery's declarative ObjectMeta rules: every owner reference names its owner completely. */
+    private static void ownerReferences(List<Violation> out, List<OwnerReference> references) {
+        if (references == null) {
+            return;
+        }
+        for (int i = 0; i < references.size(); i++) {
+            OwnerReference reference = references.get(i);
+            String at = "metadata.ownerReferences[" + i + "]";
+            required(out, at + ".apiVersion", reference == null ? null : reference.apiVersion());
+            required(out, at + ".kind", reference == null ? null : reference.kind());
+            required(out, at + ".name", reference == null ? null : reference.name());
+            required(out, at + ".uid", reference == null ? null : reference.uid());
+        }
+    }
+
+    /** apimachinery's declarative ObjectMeta rules: every managed fields entry says its operation, Apply or Update. */
+    private static void managedFields(List<Violation> out, List<ManagedFieldsEntry> entries) {
+        if (entries == null) {
+            return;
+        }
+        for (int i = 0; i < entries.size(); i++) {
+            String operation = entries.get(i) == null ? null : entries.get(i).operation();
+            String at = "metadata.managedFields[" + i + "].operation";
+            if (isEmpty(operation)) {
+                out.add(new Violation(at, "Required", "the operation is required"));
+            } else if (!MANAGED_FIELDS_OPERATIONS.contains(operation)) {
+                out.add(new Violation(at, "NotSupported", "supported values: \"Apply\", \"Update\""));
+            }
+        }
+    }
+
+    private static void required(List<Violation> out, String at, String value) {
+        if (isEmpty(value)) {
+            out.add(new Violation(at, "Required", "a value is required"));
         }
     }
 
@@ -88,26 +136,29 @@ public final class MetadataValidator {
             out.add(new Violation(at, "Required", "the pool name is required"));
             return;
         }
-        if (pool.length() > MAX_POOL_NAME) {
-            out.add(new Violation(at, "TooLong", "must be no more than " + MAX_POOL_NAME + " characters"));
+        if (bytes(pool) > MAX_POOL_NAME) {
+            out.add(new Violation(at, "TooLong", "must be no more than " + MAX_POOL_NAME + " bytes"));
         }
-        for (String segment : pool.split("/", -1)) {
-            if (segment.isEmpty() || !DnsNames.isSubdomain(segment)) {
-                out.add(new Violation(at, "Invalid",
-                        "must be one or more DNS subdomains separated by '/': " + DnsNames.SUBDOMAIN_HINT));
-                return;
+        String[] segments = pool.split("/", -1);
+        for (int i = 0; i < segments.length; i++) {
+            if (segments[i].isEmpty()) {
+                out.add(new Violation(at, "Invalid", "segment " + i + ": must not be empty"));
+                continue;
+            }
+            for (String problem : DnsNames.subdomainProblems(segments[i], false)) {
+                out.add(new Violation(at, "Invalid", "segment " + i + ": " + problem));
             }
         }
     }
 
     private static void attribute(List<Violation> out, String at, DeviceAttribute value) {
         if (value == null) {
-            out.add(new Violation(at, "Required", "exactly one value must be specified"));
+            out.add(new Violation(at, "Invalid", "exactly one value must be specified"));
             return;
         }
         List<String> set = value.setMembers();
         if (set.isEmpty()) {
-            out.add(new Violation(at, "Required", "exactly one value must be specified"));
+            out.add(new Violation(at, "Invalid", "exactly one value must be specified"));
         } else if (set.size() > 1) {
             out.add(new Violation(at, "Invalid", "exactly one value must be specified, found " + String.join(", ", set)));
         }
@@ -133,7 +184,9 @@ public final class MetadataValidator {
         }
         if (data.ips() != null) {
             if (data.ips().size() > MAX_IPS) {
+                // a short-circuiting rule upstream: the items are not looked at
                 out.add(new Violation(at + ".ips", "TooMany", "must have at most " + MAX_IPS + " items"));
+                return;
             }
             Set<String> seen = new HashSet<>();
             for (int i = 0; i < data.ips().size(); i++) {
@@ -145,8 +198,8 @@ public final class MetadataValidator {
     }
 
     private static void dnsLabel(List<Violation> out, String at, String value) {
-        if (!DnsNames.isLabel(value)) {
-            out.add(new Violation(at, "Invalid", "must be a DNS label: " + DnsNames.LABEL_HINT));
+        for (String problem : DnsNames.labelProblems(value)) {
+            out.add(new Violation(at, "Invalid", problem));
         }
     }
 
@@ -155,6 +208,6 @@ public final class MetadataValidator {
     }
 
     private static int bytes(String s) {
-        return s.getBytes(StandardCharsets.UTF_8).length;
+        return DnsNames.utf8Length(s);
     }
 }

@@ -31,7 +31,7 @@ class ClaimsApiTest {
                 .header("ETag", startsWith("\""))
                 .body("claims.name", contains("badtime", "badtype", "blank", "breaking", "changing", "empty", "emptyobj",
                         "fieldsv1", "lists", "multi", "multibad", "my-claim", "nokind", "notjson", "noversion",
-                        "nullzero", "onlyunknown", "repeatedkeys", "trailing", "truncated", "twins", "unknownnokind",
+                        "nullzero", "onlyunknown", "oracle", "repeatedkeys", "trailing", "truncated", "twins", "unknownnokind",
                         "unknownthenbad", "upstream-head", "upstream-v1-36"))
                 .body("claims.find { it.name == 'my-claim' }.requests", contains("gpu", "gpu-request"));
     }
@@ -233,5 +233,13 @@ class ClaimsApiTest {
                 .statusCode(400).body("code", equalTo("invalid-parameter"));
         given().queryParam("waitForChange", "true").queryParam("timeoutSeconds", "x").get("/claims").then()
                 .statusCode(400);
+    }
+
+    @Test
+    void refusesALongPollParameterGivenTwice() {
+        for (String name : java.util.List.of("waitForChange", "timeoutSeconds", "lastEtag")) {
+            given().queryParam(name, "5", "x").get("/claims/multi/gpu").then().statusCode(400).contentType(PROBLEM)
+                    .body("code", equalTo("invalid-parameter")).body("detail", equalTo(name + " is given 2 times; give it once"));
+        }
     }
 }

@@ -42,7 +42,8 @@ class ServedValidationApiTest {
                 .body("valid", equalTo(false))
                 .body("drivers[0].valid", equalTo(false))
                 .body("drivers[0].violations.field", equalTo(fromPost))
-                .body("drivers[0].violations.field", contains("podClaimName", "requests[0].devices[0].attributes[model]"));
+                .body("drivers[0].violations.field", contains("metadata.managedFields[0].operation", "podClaimName",
+                        "requests[0].devices[0].attributes[model]"));
     }
 
     @Test

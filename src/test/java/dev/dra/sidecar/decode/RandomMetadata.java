@@ -196,10 +196,10 @@ final class RandomMetadata {
                 maybe(() -> Long.toString(nonNegativeLong())), maybe(this::nonNegativeLong), maybe(this::timestamp),
                 maybe(this::timestamp), maybe(this::anyLong), maybe(() -> map(4, () -> unicode(8), () -> unicode(8))),
                 maybe(() -> map(3, () -> unicode(8), () -> unicode(30))),
-                maybe(() -> list(0, 2, () -> new OwnerReference(maybe(() -> unicode(5)), maybe(() -> unicode(5)),
-                        maybe(this::label), maybe(() -> unicode(5)), maybe(random::nextBoolean), maybe(random::nextBoolean)))),
+                maybe(() -> list(0, 2, () -> new OwnerReference("v" + unicode(5), "K" + unicode(5), label(), "u" + unicode(5),
+                        maybe(random::nextBoolean), maybe(random::nextBoolean)))),
                 maybe(() -> list(0, 3, () -> unicode(10))),
-                maybe(() -> list(0, 2, () -> new ManagedFieldsEntry(maybe(() -> unicode(5)), maybe(() -> "Update"),
+                maybe(() -> list(0, 2, () -> new ManagedFieldsEntry(maybe(() -> unicode(5)), pick(List.of("Apply", "Update")),
                         maybe(() -> unicode(5)), maybe(this::timestamp), maybe(() -> "FieldsV1"), maybe(this::fieldsV1),
                         maybe(() -> unicode(5))))));
     }

@@ -1,0 +1,159 @@
+package dev.dra.sidecar.decode;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dra.sidecar.testsupport.GoOracle;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * How an answer of the sidecar is held against the Go oracle's answer for the same input. Each method returns
+ * the difference in words, or {@code null} when the two agree:
+ * <ul>
+ * <li>a success must be a success, with the same object as Go reads and marshals it (the sidecar's body read
+ *     back through Go, so that members Go always writes and members the sidecar leaves out compare equal);
+ * <li>a failure must be a failure of the outcome class the Go error text stands for (the problem {@code code}),
+ *     with Go's error text, where the sidecar may cut a long quote from the file (it ends with {@code ...});
+ * <li>validation violations must be the same (field path, type) pairs; their messages are the sidecar's own words.
+ * </ul>
+ */
+final class GoVerdicts {
+
+    private final GoOracle oracle;
+
+    GoVerdicts(GoOracle oracle) {
+        this.oracle = oracle;
+    }
+
+    /** The problem {@code code} the sidecar gives for a failure of {@code DecodeMetadataFromStream} with this text. */
+    static String code(String goError) {
+        if (goError.startsWith("no metadata objects found in stream")) {
+            return "no-metadata-objects";
+        }
+        if (goError.startsWith("read metadata object from stream: ")) {
+            return "malformed-stream";
+        }
+        if (goError.startsWith("no compatible metadata version found in stream")) {
+            return "no-compatible-version";
+        }
+        return "invalid-object";
+    }
+
+    /** A {@code POST /validate} report against Go's decode of the same stream. */
+    String decode(JsonNode go, JsonNode report) {
+        if (!go.path("ok").asBoolean()) {
+            String error = go.path("error").asText();
+            if (report.path("decoded").asBoolean()) {
+                return "Go fails (" + error + "), the sidecar decodes " + report.path("object");
+            }
+            return failure(error, report.path("error").path("code").asText(),
+                    report.path("error").path("message").asText().replaceFirst("^stream: ", ""));
+        }
+        if (!report.path("decoded").asBoolean()) {
+            return "Go decodes " + go.path("object") + ", the sidecar fails: " + report.path("error");
+        }
+        if (!go.path("apiVersion").asText().equals(report.path("apiVersion").asText())) {
+            return "apiVersion: Go " + go.path("apiVersion") + ", the sidecar " + report.path("apiVersion");
+        }
+        String object = object(go.path("object"), report.path("object"));
+        return object != null ? object : violations(go.path("violations"), report.path("violations"));
+    }
+
+    /** A served answer ({@code status}, body) against Go's answer for the same read. */
+    String served(JsonNode go, int status, JsonNode body, String root) {
+        if (!go.path("ok").asBoolean()) {
+            String error = go.path("error").asText();
+            if (status == 200) {
+                return "Go fails (" + error + "), the sidecar serves " + body;
+            }
+            return failure(error, body.path("code").asText(), body.path("detail").asText().replace(root, GoOracle.CONTAINER_DIR));
+        }
+        if (status != 200) {
+            return "Go reads " + go.path("object") + ", the sidecar answers " + status + " " + body;
+        }
+        return object(go.path("object"), body);
+    }
+
+    /**
+     * A merged request view against Go's merged read: the sidecar's merged {@code metadata} (name, namespace
+     * and uid when all files agree) is a documented choice and left out of the comparison.
+     */
+    String merged(JsonNode go, int status, JsonNode body, String root) {
+        if (status == 200 && body instanceof ObjectNode object) {
+            ObjectNode withoutMetadata = object.deepCopy();
+            withoutMetadata.remove("metadata");
+            return served(go, status, withoutMetadata, root);
+        }
+        return served(go, status, body, root);
+    }
+
+    private static String failure(String goError, String code, String message) {
+        String goCode = code(goError.replaceFirst("^" + java.util.regex.Pattern.quote(GoOracle.CONTAINER_DIR) + "/[^:]*: ", ""));
+        if (!goCode.equals(code)) {
+            return "code: Go's error (" + goError + ") is " + goCode + ", the sidecar says " + code + " (" + message + ")";
+        }
+        if (!sameText(goError, message)) {
+            return "error text:\n  Go:      " + goError + "\n  sidecar: " + message;
+        }
+        return null;
+    }
+
+    /**
+     * Go's error text, or (as the sidecar documents) the same cut after a few hundred characters of the part that
+     * quotes the file, marked by {@code ...}.
+     */
+    private static boolean sameText(String goError, String message) {
+        if (goError.equals(message)) {
+            return true;
+        }
+        String kept = message.endsWith("...") ? message.substring(0, message.length() - 3) : null;
+        return kept != null && goError.length() > kept.length() && goError.startsWith(kept);
+    }
+
+    private String object(JsonNode goObject, JsonNode served) {
+        JsonNode canonical = oracle.canonical(served);
+        if (!canonical.path("ok").asBoolean()) {
+            return "Go cannot read the served object back (" + canonical.path("error") + "): " + served;
+        }
+        if (!canonical.path("object").equals(goObject)
+                && !withoutFieldsV1BadBytes(canonical.path("object")).equals(withoutFieldsV1BadBytes(goObject))) {
+            return "object: " + TestStreams.firstDifference(goObject, canonical.path("object"), "$")
+                    + "\n  Go:      " + goObject + "\n  sidecar: " + canonical.path("object");
+        }
+        return null;
+    }
+
+    /**
+     * {@code object} with every run of U+FFFD inside {@code fieldsV1} made one: where a file has bytes that are not
+     * UTF-8 there, Go keeps them as they are and the sidecar serves U+FFFD (a documented difference), so the
+     * number of replacement characters a reader of Go's bytes sees is no property of the sidecar.
+     */
+    private static JsonNode withoutFieldsV1BadBytes(JsonNode object) {
+        JsonNode copy = object.deepCopy();
+        for (JsonNode entry : copy.path("metadata").path("managedFields")) {
+            if (entry instanceof com.fasterxml.jackson.databind.node.ObjectNode e && e.has("fieldsV1")) {
+                try {
+                    e.set("fieldsV1", GoOracle.JSON.readTree(GoOracle.JSON.writeValueAsString(e.get("fieldsV1"))
+                            .replaceAll("\uFFFD+", "\uFFFD")));
+                } catch (com.fasterxml.jackson.core.JsonProcessingException impossible) {
+                    throw new IllegalStateException(impossible);
+                }
+            }
+        }
+        return copy;
+    }
+
+    /** Violations as sorted "field type" pairs; Go's "FieldValue" type prefix is dropped by the oracle. */
+    static String violations(JsonNode go, JsonNode sidecar) {
+        List<String> expected = pairs(go);
+        List<String> actual = pairs(sidecar);
+        return expected.equals(actual) ? null : "violations:\n  Go:      " + expected + "\n  sidecar: " + actual;
+    }
+
+    private static List<String> pairs(JsonNode violations) {
+        List<String> out = new ArrayList<>();
+        violations.forEach(v -> out.add(v.path("field").asText() + " " + v.path("type").asText()));
+        out.sort(null);
+        return out;
+    }
+}
