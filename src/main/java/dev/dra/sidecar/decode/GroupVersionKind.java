@@ -37,6 +37,18 @@ record GroupVersionKind(String group, String version, String kind) {
             Set.of("Status", "APIVersions", "APIGroupList", "APIGroup", "APIResourceList");
 
     /**
+     * Whether Go's scheme knows this group/version but has no type for this kind in it, so that Go's decode fails
+     * with "no kind ... is registered for version ...": any kind but {@code DeviceMetadata} in our versions, and any
+     * kind but the unversioned ones in the core version {@code v1}.
+     */
+    boolean isUnregisteredInKnownGroupVersion() {
+        if (isKnownVersion()) {
+            return !kind.equals(DeviceMetadata.KIND);
+        }
+        return group.isEmpty() && version.equals("v1") && !UNVERSIONED_KINDS.contains(kind);
+    }
+
+    /**
      * Whether Go's reader skips an object of this group/version/kind as "unknown": only when the scheme has
      * no type for it ({@code NotRegistered}) and has never seen its group/version. Besides our own versions,
      * the scheme knows the unversioned kinds above, the core version {@code v1} (where they are registered)

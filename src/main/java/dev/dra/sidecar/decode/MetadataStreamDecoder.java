@@ -170,7 +170,7 @@ public final class MetadataStreamDecoder {
             throw invalid(source, "decode metadata object: Object 'apiVersion' is missing in '"
                     + quoted(json.raw(), start, end) + "'");
         }
-        if (gvk.isKnownVersion() && !DeviceMetadata.KIND.equals(kind)) {
+        if (gvk.isUnregisteredInKnownGroupVersion()) {
             throw invalid(source, "decode " + gvk.groupVersion() + ": no kind " + goQuote(kind)
                     + " is registered for version \"" + gvk.groupVersion() + "\" in scheme \"" + GO_SCHEME_NAME + "\"");
         }

@@ -70,6 +70,13 @@ class GoOracleFindingsTest {
     }
 
     @Test
+    void aKindNotRegisteredInTheCoreVersionNamesTheScheme() {
+        // metav1's unversioned kinds make the scheme know "v1", so such an object is an error, not skipped
+        assertMessage("{\"kind\":\"DeviceMetadata\",\"apiVersion\":\"v1\"}", INVALID_OBJECT,
+                "decode v1: no kind \"DeviceMetadata\" is registered for version \"v1\" in scheme \"pkg/runtime/scheme.go:111\"");
+    }
+
+    @Test
     void anUnregisteredKindIsQuotedAsGoQuotes() {
         assertMessage("{\"kind\":\"\\u0000\\t\\\"\u00e9\\u0085\",\"apiVersion\":\"" + V1BETA1 + "\"}", INVALID_OBJECT,
                 "decode " + V1BETA1 + ": no kind \"\\x00\\t\\\"\u00e9\\u0085\" is registered for version \"" + V1BETA1

@@ -91,15 +91,12 @@ final class StreamMutations {
 
     private byte[] renameKey(String json) throws IOException {
         JsonNode tree = JSON.readTree(json);
-        List<ObjectNode> objects = new ArrayList<>();
-        collectObjects(tree, objects);
-        ObjectNode object = random.pick(objects);
-        if (object.isEmpty()) {
+        Member member = pickMember(tree);
+        if (member == null) {
             return utf8(json);
         }
-        List<String> names = new ArrayList<>();
-        object.fieldNames().forEachRemaining(names::add);
-        String name = random.pick(names);
+        ObjectNode object = member.object();
+        String name = member.name();
         byte[] key = switch (random.random.nextInt(5)) {
             case 0 -> utf8(JSON.writeValueAsString(name.toUpperCase(Locale.ROOT)));
             case 1 -> utf8(JSON.writeValueAsString(name.substring(0, 1).toUpperCase(Locale.ROOT) + name.substring(1)));
@@ -114,15 +111,12 @@ final class StreamMutations {
 
     private byte[] duplicateKey(String json) throws IOException {
         JsonNode tree = JSON.readTree(json);
-        List<ObjectNode> objects = new ArrayList<>();
-        collectObjects(tree, objects);
-        ObjectNode object = random.pick(objects);
-        if (object.isEmpty()) {
+        Member member = pickMember(tree);
+        if (member == null) {
             return utf8(json);
         }
-        List<String> names = new ArrayList<>();
-        object.fieldNames().forEachRemaining(names::add);
-        String name = random.pick(names);
+        ObjectNode object = member.object();
+        String name = member.name();
         String earlier = random.chance(50) ? JSON.writeValueAsString(object.get(name)) : random.pick(VALUES);
         renameInPlace(object, name, KEY_MARK);
         String later = JSON.writeValueAsString(object.get(KEY_MARK));
@@ -182,6 +176,23 @@ final class StreamMutations {
                 collectSlots(node.get(i), slots);
             }
         }
+    }
+
+    /** A member of some object of a tree: the object and the member's name. */
+    private record Member(ObjectNode object, String name) {
+    }
+
+    /** A random member of a random object of {@code tree}, or null when the object picked is empty. */
+    private Member pickMember(JsonNode tree) {
+        List<ObjectNode> objects = new ArrayList<>();
+        collectObjects(tree, objects);
+        ObjectNode object = random.pick(objects);
+        if (object.isEmpty()) {
+            return null;
+        }
+        List<String> names = new ArrayList<>();
+        object.fieldNames().forEachRemaining(names::add);
+        return new Member(object, random.pick(names));
     }
 
     private static void collectObjects(JsonNode node, List<ObjectNode> objects) {
