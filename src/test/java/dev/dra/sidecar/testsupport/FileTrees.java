@@ -26,18 +26,24 @@ public final class FileTrees {
     public static Path copyToTemporaryDirectory(String source, String prefix) {
         try {
             Path root = Files.createTempDirectory(prefix);
-            Path from = Path.of(source);
-            try (Stream<Path> tree = Files.walk(from)) {
-                for (Path path : (Iterable<Path>) tree::iterator) {
-                    Path target = root.resolve(from.relativize(path).toString());
-                    if (Files.isDirectory(path)) {
-                        Files.createDirectories(target);
-                    } else {
-                        Files.copy(path, target, StandardCopyOption.REPLACE_EXISTING);
-                    }
+            copyTree(Path.of(source), root);
+            return root;
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /** Copies the tree {@code from} into {@code to} (created if missing), replacing files that exist there. */
+    public static void copyTree(Path from, Path to) {
+        try (Stream<Path> tree = Files.walk(from)) {
+            for (Path path : (Iterable<Path>) tree::iterator) {
+                Path target = to.resolve(from.relativize(path).toString());
+                if (Files.isDirectory(path)) {
+                    Files.createDirectories(target);
+                } else {
+                    Files.copy(path, target, StandardCopyOption.REPLACE_EXISTING);
                 }
             }
-            return root;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -149,13 +149,15 @@ public final class GoOracle implements AutoCloseable {
         }
     }
 
-    private static void run(Path directory, List<String> command) {
+    /** Runs {@code command} in {@code directory} and returns its output; fails with the output unless it exits 0. */
+    static String run(Path directory, List<String> command) {
         try {
             Process p = new ProcessBuilder(new ArrayList<>(command)).directory(directory.toFile()).redirectErrorStream(true).start();
             String output = new String(p.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!p.waitFor(15, TimeUnit.MINUTES) || p.exitValue() != 0) {
                 throw new IllegalStateException(String.join(" ", command) + " failed:\n" + output);
             }
+            return output;
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
