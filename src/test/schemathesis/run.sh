@@ -9,7 +9,7 @@ api="$1" management="$2" reports="$3"
 schemathesis="$("$here/install.sh")"
 mkdir -p "$reports"
 cd "$reports"  # Schemathesis keeps its cache in the working directory
-exec "$schemathesis" run "$management/q/openapi.json" --url "$api" \
+exec "$schemathesis" --config-file "$here/schemathesis.toml" run "$management/q/openapi.json" --url "$api" \
   --checks all --mode all --max-examples "${DRA_SCHEMATHESIS_EXAMPLES:-25}" --workers 1 \
   --seed "${DRA_SCHEMATHESIS_SEED:-$RANDOM$RANDOM}" \
   --report junit --report-dir "$reports" --no-color

@@ -50,6 +50,7 @@ public class OpenApiDocument implements OASFilter {
             if (get != null) {
                 constrainPathParameters(get);
             }
+            path.getValue().getOperations().values().forEach(operation -> addServerRefusals(operation.getResponses()));
             if (route != null && get != null) {
                 get.setOperationId(route.route().operationId(route.kind()));
                 decorate(get.getResponses(), route.route());
@@ -59,6 +60,18 @@ public class OpenApiDocument implements OASFilter {
                 addProblems(post.getResponses(), type -> type.listed() == ProblemType.Listed.VALIDATE);
             }
         }
+    }
+
+    /**
+     * The answers the HTTP server gives any operation before the application sees the request, with no body
+     * (docs/api.md, "Problems"): a request line over {@code quarkus.http.limits.max-initial-line-length} and headers
+     * over {@code quarkus.http.limits.max-header-size}.
+     */
+    private static void addServerRefusals(APIResponses responses) {
+        responses.addAPIResponse("414", OASFactory.createAPIResponse().description("The request line is longer than "
+                + "quarkus.http.limits.max-initial-line-length: refused by the HTTP server, with no body"));
+        responses.addAPIResponse("431", OASFactory.createAPIResponse().description("The headers are larger than "
+                + "quarkus.http.limits.max-header-size: refused by the HTTP server, with no body"));
     }
 
     /** States each path parameter's rule ({@link PathNames.Parameter}): a name breaking it is {@code 400 invalid-name}. */
