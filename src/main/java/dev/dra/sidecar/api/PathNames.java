@@ -19,9 +19,9 @@ final class PathNames {
      * accept it.
      */
     enum Parameter {
-        CLAIM("claim", "^[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*$", 253),
-        REQUEST("request", "^[a-z0-9]([-a-z0-9]*[a-z0-9])?$", 63),
-        DRIVER("driver", "^[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*$", 63),
+        CLAIM("claim", "^" + DnsNames.SUBDOMAIN_REGEX + "$", 253),
+        REQUEST("request", "^" + DnsNames.LABEL_REGEX + "$", 63),
+        DRIVER("driver", "^" + DnsNames.SUBDOMAIN_CASELESS_REGEX + "$", 63),
         DEVICE("device", "^[^\\u0000-\\u001f\\u007f-\\u009f]+$", MAX_LOOKUP_KEY),
         ATTRIBUTE("attribute", "^[^\\u0000-\\u001f\\u007f-\\u009f]+$", MAX_LOOKUP_KEY);
 

@@ -13,12 +13,18 @@ public final class DnsNames {
     static final String SUBDOMAIN_HINT = "at most 253 lower case alphanumeric characters, '-' or '.', "
             + "each part starting and ending with an alphanumeric character";
 
-    private static final Pattern LABEL = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
-    private static final Pattern SUBDOMAIN =
-            Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    /** A DNS-1123 label's format (without its length), as a regular expression that Java and ECMA-262 read alike. */
+    public static final String LABEL_REGEX = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
+    /** A DNS-1123 subdomain's format (without its length), read alike by Java and ECMA-262. */
+    public static final String SUBDOMAIN_REGEX = "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*";
+    /** {@link #SUBDOMAIN_REGEX} in any letter case (ASCII only). */
+    public static final String SUBDOMAIN_CASELESS_REGEX =
+            "[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*";
 
-    private static final Pattern SUBDOMAIN_CASELESS =
-            Pattern.compile("[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?(\\.[A-Za-z0-9]([-A-Za-z0-9]*[A-Za-z0-9])?)*");
+    private static final Pattern LABEL = Pattern.compile(LABEL_REGEX);
+    private static final Pattern SUBDOMAIN = Pattern.compile(SUBDOMAIN_REGEX);
+
+    private static final Pattern SUBDOMAIN_CASELESS = Pattern.compile(SUBDOMAIN_CASELESS_REGEX);
 
     private DnsNames() {}
 
