@@ -92,7 +92,8 @@ final class StreamMutations {
     private byte[] renameKey(String json) throws IOException {
         JsonNode tree = JSON.readTree(json);
         Member member = pickMember(tree);
-        if (member == null) {
+        if (member == null || member.name().isEmpty()) {
+            // an empty key has no letter to change the case of or to escape
             return utf8(json);
         }
         ObjectNode object = member.object();
