@@ -2,6 +2,7 @@ package dev.dra.sidecar.api;
 
 import jakarta.ws.rs.HeaderParam;
 import jakarta.ws.rs.QueryParam;
+import jakarta.ws.rs.core.Context;
 import java.time.Duration;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
@@ -30,6 +31,13 @@ public class Conditions {
             schema = @Schema(type = SchemaType.INTEGER, minimum = "1", maximum = ApiConfig.LONG_POLL_MAX_SECONDS))
     List<String> timeoutSeconds;
 
+    /**
+     * The long-poll parameters as the request gave them: Vert.x keeps an empty value ({@code ?waitForChange=}), which
+     * the list fields above do not. The fields state the parameters in the OpenAPI document.
+     */
+    @Context
+    io.vertx.core.http.HttpServerRequest request;
+
     @HeaderParam("If-None-Match")
     @Parameter(description = "ETags the client has; a match answers 304 without a body.")
     String ifNoneMatch;
@@ -54,7 +62,8 @@ public class Conditions {
         return timeout == null ? config.longPollDefaultTimeout() : seconds(config, timeout);
     }
 
-    private static String single(String name, List<String> values) {
+    private String single(String name, List<String> declared) {
+        List<String> values = request == null ? declared : request.params().getAll(name);
         if (values == null || values.isEmpty()) {
             return null;
         }

@@ -236,6 +236,14 @@ class ClaimsApiTest {
     }
 
     @Test
+    void refusesAnEmptyWaitForChange() {
+        for (String path : java.util.List.of("/claims", "/template-claims", "/claims/multi/gpu")) {
+            given().get(path + "?waitForChange=").then().statusCode(400).contentType(PROBLEM)
+                    .body("code", equalTo("invalid-parameter"));
+        }
+    }
+
+    @Test
     void refusesALongPollParameterGivenTwice() {
         for (String name : java.util.List.of("waitForChange", "timeoutSeconds", "lastEtag")) {
             given().queryParam(name, "5", "x").get("/claims/multi/gpu").then().statusCode(400).contentType(PROBLEM)
