@@ -41,6 +41,26 @@ final class GoSyntaxScanner {
         }
     }
 
+    /**
+     * The byte offsets {start, end} of top-level value {@code index} (counting from 0) as Go's decoder delimits
+     * it ({@code json.RawMessage}), or {@code null} if Go's scanner fails before its end.
+     */
+    static int[] valueBounds(byte[] stream, int index) {
+        GoSyntaxScanner s = new GoSyntaxScanner(stream);
+        try {
+            for (int n = 0; ; n++) {
+                s.skipSpace();
+                int start = s.i;
+                s.value();
+                if (n == index) {
+                    return new int[] {start, s.i};
+                }
+            }
+        } catch (Failure f) {
+            return null;
+        }
+    }
+
     private static final class Failure extends Exception {
         private static final long serialVersionUID = 1L;
 

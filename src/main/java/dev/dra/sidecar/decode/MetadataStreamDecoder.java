@@ -49,11 +49,11 @@ public final class MetadataStreamDecoder {
         List<String> unknown = new ArrayList<>();
         try (JsonParser parser = JSON.createParser(text)) {
             int offset = 0;
-            while ((offset = more(text, offset)) >= 0) {
+            for (int index = 0; (offset = more(text, offset)) >= 0; index++) {
                 char first = text[offset];
                 if (first != '{' && first != '[') {
                     // A scalar can never be an object: Go reads it completely and refuses it (or fails to read it).
-                    throw notAnObject(source, GoScalarScanner.scan(text, offset));
+                    throw notAnObject(source, readAsYaml(source, stream, index, GoScalarScanner.scan(text, offset)));
                 }
                 // Only check the syntax and find the end here: materialising the value (as a tree) would parse
                 // every number in it, which for a megabyte of digits takes many seconds.
@@ -61,7 +61,7 @@ public final class MetadataStreamDecoder {
                 parser.skipChildren();
                 int end = (int) parser.currentLocation().getCharOffset();
                 if (first == '[') {
-                    throw notAnObject(source, "array");
+                    throw notAnObject(source, readAsYaml(source, stream, index, "array"));
                 }
                 GroupVersionKind gvk = peekGroupVersionKind(json, offset, end, source);
                 if (gvk.isKnownVersion()) {
@@ -126,8 +126,9 @@ public final class MetadataStreamDecoder {
 
     /**
      * Go's {@code SimpleMetaFactory.Interpret} then the serializer's kind and version checks: apiVersion and
-     * kind are found case-insensitively among the top-level keys (in document order, the last match wins),
-     * must be strings (or null), and the apiVersion must have at most one slash.
+     * kind are found case-insensitively among the top-level keys (in document order, the last string wins: a
+     * {@code null} keeps what an earlier key gave), must be strings (or null), and the apiVersion must have at
+     * most one slash.
      */
     private static GroupVersionKind peekGroupVersionKind(GoText.JsonText json, int start, int end, String source)
             throws MetadataDecodeException, IOException {
@@ -150,7 +151,10 @@ public final class MetadataStreamDecoder {
                             + "json: cannot unmarshal " + goValueKind(value) + " into Go struct field ."
                             + (isApiVersion ? "apiVersion" : "kind") + " of type string");
                 }
-                String v = value == JsonToken.VALUE_NULL ? "" : object.getText();
+                if (value == JsonToken.VALUE_NULL) {
+                    continue; // Go's null into a string leaves the value an earlier key gave it
+                }
+                String v = object.getText();
                 if (isApiVersion) {
                     apiVersion = v;
                 } else {
@@ -273,6 +277,22 @@ public final class MetadataStreamDecoder {
         }
         return invalid(source, "decode metadata object: couldn't get version/kind; json parse error: json: cannot "
                 + "unmarshal " + (type.equals("boolean") ? "bool" : type) + " into Go value of type " + GO_PEEK_TYPE);
+    }
+
+    /**
+     * The JSON type Go's YAML path ({@link GoYamlPath}) gives top-level value {@code index} of JSON type
+     * {@code type}, or the failure when YAML refuses it.
+     */
+    private static String readAsYaml(String source, byte[] stream, int index, String type) throws MetadataDecodeException {
+        int[] bounds = GoSyntaxScanner.valueBounds(stream, index);
+        if (bounds == null) {
+            return type;
+        }
+        String error = GoYamlPath.error(stream, bounds[0], bounds[1]);
+        if (error != null) {
+            throw invalid(source, "decode metadata object: " + error);
+        }
+        return type.equals("number") && GoYamlPath.isNumberReadAsString(stream, bounds[0], bounds[1]) ? "string" : type;
     }
 
     private static MetadataDecodeException malformed(String source, String message) {
