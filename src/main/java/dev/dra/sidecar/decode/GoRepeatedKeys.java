@@ -29,14 +29,19 @@ final class GoRepeatedKeys {
     private GoRepeatedKeys() {}
 
     /**
-     * The object between {@code start} and {@code end} of {@code text} (syntax already checked), with every
-     * repeated key folded as Go folds it; {@code raw} is the same text before surrogate-escape replacement.
+     * The object between {@code start} and {@code end} of {@code text} (syntax already checked), decoded as Go
+     * decodes it into {@code root}: every repeated key folded, unknown members left out; {@code raw} is the same
+     * text before surrogate-escape replacement.
      */
-    static char[] fold(char[] text, char[] raw, int start, int end) throws IOException {
+    static char[] fold(char[] text, char[] raw, int start, int end, GoTypes.Type root) throws IOException {
+        return JSON.writeValueAsString(foldTree(text, raw, start, end, root)).toCharArray();
+    }
+
+    /** As {@link #fold}, as a tree. */
+    static JsonNode foldTree(char[] text, char[] raw, int start, int end, GoTypes.Type root) throws IOException {
         try (JsonParser p = JSON.createParser(text, start, end - start)) {
             p.nextToken();
-            JsonNode folded = fold(p, null, GoTypes.ROOT, raw, start);
-            return JSON.writeValueAsString(folded).toCharArray();
+            return fold(p, null, root, raw, start);
         }
     }
 

@@ -1,7 +1,6 @@
 package dev.dra.sidecar.decode;
 
 import dev.dra.sidecar.model.DeviceMetadata;
-import java.util.Set;
 
 /** The group/version/kind of a stream object, parsed as Kubernetes' {@code schema.ParseGroupVersion} does. */
 record GroupVersionKind(String group, String version, String kind) {
@@ -28,41 +27,46 @@ record GroupVersionKind(String group, String version, String kind) {
         return gv.equals(DeviceMetadata.V1BETA1) || gv.equals(DeviceMetadata.V1ALPHA1);
     }
 
-    /**
-     * The kinds {@code metav1.AddToGroupVersion} registers as unversioned: Go's {@code Scheme.New} creates
-     * them for <em>any</em> group/version, so such an object decodes and then fails to convert instead of
-     * being skipped.
-     */
-    private static final Set<String> UNVERSIONED_KINDS =
-            Set.of("Status", "APIVersions", "APIGroupList", "APIGroup", "APIResourceList");
+    /** Our group's internal version, {@code metadata.resource.k8s.io/__internal}. */
+    boolean isInternalVersion() {
+        return group.equals(DeviceMetadata.GROUP) && version.equals(INTERNAL);
+    }
+
+    private static final String INTERNAL = "__internal";
 
     /**
-     * Whether Go's scheme knows this group/version but has no type for this kind in it, so that Go's decode fails
-     * with "no kind ... is registered for version ...": any kind but {@code DeviceMetadata} in our versions, and any
-     * kind but the unversioned ones in the core version {@code v1}.
+     * The Go type the metadata scheme's {@code Scheme.New} creates for this group/version/kind, or {@code null}
+     * where it has none ({@code NotRegistered}): {@code DeviceMetadata} in our versions and the internal one,
+     * metav1's unversioned kinds in any group/version, {@code WatchEvent} and the {@code *Options} in our
+     * versions, and {@code WatchEvent} in the internal one ({@link GoMetaTypes}).
      */
-    boolean isUnregisteredInKnownGroupVersion() {
-        if (isKnownVersion()) {
-            return !kind.equals(DeviceMetadata.KIND);
+    GoTypes.Type goType() {
+        GoTypes.Type unversioned = GoMetaTypes.UNVERSIONED.get(kind);
+        if (unversioned != null) {
+            return unversioned;
         }
-        return group.isEmpty() && version.equals("v1") && !UNVERSIONED_KINDS.contains(kind);
+        if (isKnownVersion()) {
+            return kind.equals(DeviceMetadata.KIND) ? GoTypes.ROOT : GoMetaTypes.VERSIONED.get(kind);
+        }
+        if (isInternalVersion()) {
+            return kind.equals(DeviceMetadata.KIND) ? GoTypes.INTERNAL
+                    : kind.equals("WatchEvent") ? GoMetaTypes.INTERNAL_EVENT : null;
+        }
+        return null;
     }
 
     /**
-     * Whether Go's reader skips an object of this group/version/kind as "unknown": only when the scheme has
-     * no type for it ({@code NotRegistered}) and has never seen its group/version. Besides our own versions,
-     * the scheme knows the unversioned kinds above, the core version {@code v1} (where they are registered)
-     * and, for our group's internal version, {@code DeviceMetadata} and {@code WatchEvent}. Any of those is
-     * fatal, not skipped.
+     * Go's {@code Scheme.IsVersionRegistered}: the external group/versions types were registered in (it does not
+     * count internal versions). An object of a kind the scheme has no type for is skipped as "unknown" only
+     * outside these: our versions and the core version {@code v1}, where metav1's unversioned kinds are registered.
      */
-    boolean isSkippable() {
-        if (isKnownVersion() || UNVERSIONED_KINDS.contains(kind)) {
-            return false;
-        }
-        if (group.isEmpty() && version.equals("v1")) {
-            return false;
-        }
-        boolean internal = group.equals(DeviceMetadata.GROUP) && version.equals("__internal");
-        return !(internal && (kind.equals(DeviceMetadata.KIND) || kind.equals("WatchEvent")));
+    boolean isRegisteredVersion() {
+        return isKnownVersion() || (group.isEmpty() && version.equals("v1"));
+    }
+
+    /** As Go's {@code GroupVersionKind.String}: {@code group/version, Kind=kind}. */
+    @Override
+    public String toString() {
+        return group + "/" + version + ", Kind=" + kind;
     }
 }

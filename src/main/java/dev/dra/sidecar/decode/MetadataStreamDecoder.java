@@ -64,7 +64,7 @@ public final class MetadataStreamDecoder {
                     throw notAnObject(source, readAsYaml(source, stream, index, "array"));
                 }
                 GroupVersionKind gvk = peekGroupVersionKind(json, offset, end, source);
-                if (gvk.isKnownVersion()) {
+                if (gvk.goType() != null) {
                     return new DecodedMetadata(bind(json, offset, end, gvk, source), gvk.groupVersion(),
                             List.copyOf(unknown));
                 }
@@ -174,14 +174,9 @@ public final class MetadataStreamDecoder {
             throw invalid(source, "decode metadata object: Object 'apiVersion' is missing in '"
                     + quoted(json.raw(), start, end) + "'");
         }
-        if (gvk.isUnregisteredInKnownGroupVersion()) {
+        if (gvk.goType() == null && gvk.isRegisteredVersion()) {
             throw invalid(source, "decode " + gvk.groupVersion() + ": no kind " + goQuote(kind)
                     + " is registered for version \"" + gvk.groupVersion() + "\" in scheme \"" + GO_SCHEME_NAME + "\"");
-        }
-        if (!gvk.isKnownVersion() && !gvk.isSkippable()) {
-            throw invalid(source, "decode " + gvk.groupVersion() + ": kind \"" + kind + "\" of version \""
-                    + gvk.groupVersion() + "\" is registered in the scheme but is not a " + DeviceMetadata.KIND
-                    + " of a supported version");
         }
         return gvk;
     }
@@ -194,12 +189,18 @@ public final class MetadataStreamDecoder {
      */
     private static DeviceMetadata bind(GoText.JsonText json, int start, int end, GroupVersionKind gvk, String source)
             throws MetadataDecodeException {
+        GoTypes.Type type = gvk.goType();
+        if (type != GoTypes.ROOT) {
+            return bindOtherType(json, start, end, gvk, type, source);
+        }
         try {
             return bind(json.text(), json.raw(), start, end, gvk, source, true);
         } catch (RepeatedKey e) {
+            // Go decodes every value of a repeated key: the first type error among them is what it reports
+            failOnGoError(json.text(), start, end, gvk, type, source);
             char[] folded;
             try {
-                folded = GoRepeatedKeys.fold(json.text(), json.raw(), start, end);
+                folded = GoRepeatedKeys.fold(json.text(), json.raw(), start, end, GoTypes.ROOT);
             } catch (IOException io) {
                 throw invalid(source, "decode " + gvk.groupVersion() + ": " + describe(io));
             }
@@ -208,6 +209,44 @@ public final class MetadataStreamDecoder {
             } catch (RepeatedKey impossible) {
                 throw new IllegalStateException("a folded object has no repeated key", impossible);
             }
+        }
+    }
+
+    /**
+     * An object Go decodes into a type other than a versioned {@code DeviceMetadata}: the internal
+     * {@code DeviceMetadata} (served as the same object in {@code v1beta1}), or a metav1 kind, which fails in
+     * its own fields or else in the conversion.
+     */
+    private static DeviceMetadata bindOtherType(GoText.JsonText json, int start, int end, GroupVersionKind gvk,
+            GoTypes.Type type, String source) throws MetadataDecodeException {
+        failOnGoError(json.text(), start, end, gvk, type, source);
+        if (type != GoTypes.INTERNAL) {
+            throw invalid(source, "convert " + gvk + ": converting (" + type.name() + ") to (metadata."
+                    + DeviceMetadata.KIND + "): unknown conversion");
+        }
+        char[] versioned;
+        try {
+            versioned = InternalVersion.asV1beta1(json.text(), json.raw(), start, end);
+        } catch (IOException io) {
+            throw invalid(source, "decode " + gvk.groupVersion() + ": " + describe(io));
+        }
+        try {
+            return bind(versioned, versioned, 0, versioned.length, gvk, source, false);
+        } catch (RepeatedKey impossible) {
+            throw new IllegalStateException("a folded object has no repeated key", impossible);
+        }
+    }
+
+    private static void failOnGoError(char[] text, int start, int end, GroupVersionKind gvk, GoTypes.Type type,
+            String source) throws MetadataDecodeException {
+        String error;
+        try {
+            error = GoTypes.firstError(text, start, end, type, gvk.version());
+        } catch (IOException e) {
+            throw invalid(source, "decode " + gvk.groupVersion() + ": " + describe(e));
+        }
+        if (error != null) {
+            throw invalid(source, "decode " + gvk.groupVersion() + ": " + error);
         }
     }
 
@@ -237,13 +276,12 @@ public final class MetadataStreamDecoder {
                 if (isRepeatedKey(e)) {
                     throw new RepeatedKey();
                 }
-                String goWords = GoTypes.typeError(e, object, gvk.version());
-                if (goWords == null) {
-                    throw invalid(source, prefix + describe(e));
-                }
                 // Go decodes on after a type error, and a malformed timestamp after it is what Go reports
-                String timestamp = GoTypes.timestampError(text, start, end, gvk.version());
-                throw invalid(source, prefix + (timestamp != null ? timestamp : goWords));
+                String goWords = GoTypes.firstError(text, start, end, GoTypes.ROOT, gvk.version());
+                if (goWords == null) {
+                    goWords = GoTypes.typeError(e, object, gvk.version());
+                }
+                throw invalid(source, prefix + (goWords != null ? goWords : describe(e)));
             }
         } catch (IOException | IllegalArgumentException e) {
             if (isRepeatedKey(e)) {

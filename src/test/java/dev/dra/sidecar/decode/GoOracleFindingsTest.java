@@ -84,6 +84,62 @@ class GoOracleFindingsTest {
     }
 
     @Test
+    void kindsMetav1RegistersEverywhereDecodeIntoTheirOwnTypesAndFailToConvert() {
+        assertMessage("{\"apiVersion\":\"example.com/v1\",\"kind\":\"Status\"}", INVALID_OBJECT,
+                "convert example.com/v1, Kind=Status: converting (v1.Status) to (metadata.DeviceMetadata): unknown conversion");
+        assertMessage("{\"apiVersion\":\"v1\",\"kind\":\"APIGroupList\"}", INVALID_OBJECT,
+                "convert /v1, Kind=APIGroupList: converting (v1.APIGroupList) to (metadata.DeviceMetadata): unknown conversion");
+        assertMessage("{\"apiVersion\":\"" + V1BETA1 + "\",\"kind\":\"WatchEvent\"}", INVALID_OBJECT, "convert " + V1BETA1
+                + ", Kind=WatchEvent: converting (v1.WatchEvent) to (metadata.DeviceMetadata): unknown conversion");
+        assertMessage("{\"apiVersion\":\"metadata.resource.k8s.io/__internal\",\"kind\":\"WatchEvent\",\"Object\":{}}",
+                INVALID_OBJECT, "decode metadata.resource.k8s.io/__internal: json: cannot unmarshal object into Go struct "
+                        + "field InternalEvent.Object of type runtime.Object");
+        assertMessage("{\"apiVersion\":\"x/v1\",\"kind\":\"Status\",\"code\":3000000000}", INVALID_OBJECT,
+                "decode x/v1: json: cannot unmarshal number 3000000000 into Go struct field Status.code of type int32");
+        assertMessage("{\"apiVersion\":\"metadata.resource.k8s.io/v1alpha1\",\"kind\":\"DeleteOptions\",\"dryRun\":[true]}",
+                INVALID_OBJECT, "decode metadata.resource.k8s.io/v1alpha1: json: cannot unmarshal bool into Go struct "
+                        + "field DeleteOptions.dryRun of type string");
+    }
+
+    @Test
+    void theInternalVersionDecodesWithItsGoFieldNames() {
+        DecodedMetadata d = TestStreams.decode("{\"apiVersion\":\"metadata.resource.k8s.io/__internal\",\"kind\":"
+                + "\"DeviceMetadata\",\"name\":\"n\",\"podClaimName\":\"ignored\",\"PodClaimName\":\"p\"}");
+        assertEquals("metadata.resource.k8s.io/__internal", d.sourceVersion());
+        assertEquals("n", d.object().metadata().name());
+        assertEquals("p", d.object().podClaimName());
+        assertMessage("{\"apiVersion\":\"metadata.resource.k8s.io/__internal\",\"kind\":\"DeviceMetadata\",\"generation\":\"x\"}",
+                INVALID_OBJECT, "decode metadata.resource.k8s.io/__internal: json: cannot unmarshal string into Go struct "
+                        + "field DeviceMetadata.ObjectMeta.generation of type int64");
+    }
+
+    @Test
+    void aValueThatIsNoObjectIsReadAsYaml() {
+        assertMessage("\"a\\/b\"", INVALID_OBJECT, "decode metadata object: yaml: found unknown escape character");
+        assertMessage("[1,\n\"\\ud83d\\ude00\"]", INVALID_OBJECT,
+                "decode metadata object: yaml: line 2: found invalid Unicode character escape code");
+        assertMessage("\"\u007f\"", INVALID_OBJECT, "decode metadata object: yaml: control characters are not allowed");
+        MetadataDecodeException e = TestStreams.failure(new byte[] {'"', (byte) 0xc0, (byte) 0xaf, '"'});
+        assertEquals("test.json: decode metadata object: yaml: invalid length of a UTF-8 sequence", e.getMessage());
+        assertMessage("1e400", INVALID_OBJECT, "decode metadata object: couldn't get version/kind; json parse error: "
+                + "json: cannot unmarshal string into Go value of type " + PEEK);
+    }
+
+    @Test
+    void aNullApiVersionOrKindInAnotherCaseKeepsTheEarlierValue() {
+        assertEquals(V1BETA1, TestStreams.decode(BETA + ",\"APIVERSION\":null,\"Kind\":null}").sourceVersion());
+    }
+
+    @Test
+    void aRepeatedKeyFailsOnTheFirstTypeErrorAmongItsValues() {
+        assertMessage(BETA + ",\"podClaimName\":\"a\",\"podClaimName\":true,\"podClaimName\":\"b\"}", INVALID_OBJECT,
+                "decode " + V1BETA1 + ": json: cannot unmarshal bool into Go struct field DeviceMetadata.podClaimName of type string");
+        assertMessage(BETA + ",\"metadata\":{\"generation\":1.5},\"podClaimName\":1,\"metadata\":{\"generation\":2}}",
+                INVALID_OBJECT, "decode " + V1BETA1 + ": json: cannot unmarshal number 1.5 into Go struct field "
+                        + "ObjectMeta.metadata.generation of type int64");
+    }
+
+    @Test
     void ownerReferencesAndManagedFieldsFollowTheObjectMetaRules() {
         assertViolations(BETA + ",\"metadata\":{\"ownerReferences\":[{\"name\":\"n\"},null],"
                 + "\"managedFields\":[{},{\"operation\":\"Patch\"},{\"operation\":\"Apply\"}]}}", List.of(

@@ -17,8 +17,9 @@ import java.util.Map;
 /**
  * Seeded structural edits of one metadata object's JSON: a value replaced by another type, {@code null}, a number
  * at or past the int64 edges, an odd string or deep nesting; a key in another letter case, escaped, with invalid
- * UTF-8, or written twice; and edits of the whole text (a BOM, whitespace, trailing junk). Each edit keeps the rest
- * of the object, so that a decoder must get past the edit exactly as Go does.
+ * UTF-8, or written twice; edits of the whole text (a BOM, whitespace, trailing junk); and the edits of
+ * {@link ApimachineryMutations}. Each edit keeps the rest of the object, so that a decoder must get past the edit
+ * exactly as Go does.
  */
 final class StreamMutations {
 
@@ -45,15 +46,18 @@ final class StreamMutations {
     private static final List<String> JUNK = List.of("x", "}", "]", ",", "null", "1", "\"s\"", "[]", "{", "\u0000", "{}");
 
     private final RandomMetadata random;
+    private final ApimachineryMutations apimachinery;
 
     StreamMutations(RandomMetadata random) {
         this.random = random;
+        this.apimachinery = new ApimachineryMutations(random);
     }
 
     /** {@code json} (one object) with one edit. */
     byte[] mutate(String json) {
         try {
-            return switch (random.random.nextInt(10)) {
+            return switch (random.random.nextInt(13)) {
+                case 10, 11, 12 -> apimachinery.mutate(json);
                 case 0, 1, 2 -> replaceValue(json);
                 case 3 -> badUtf8InString(json);
                 case 4 -> renameKey(json);
