@@ -56,10 +56,12 @@ final class GoVerdicts {
             return "apiVersion: Go " + go.path("apiVersion") + ", the sidecar " + report.path("apiVersion");
         }
         String object = object(go.path("object"), report.path("object"));
-        if (object != null || cannotValidateInternal(go)) {
-            return object;
-        }
-        return violations(go.path("violations"), report.path("violations"));
+        return object != null ? object : violationsOf(go, report.path("violations"));
+    }
+
+    /** The violations of Go's successful decode {@code go} against the sidecar's for the same file. */
+    static String violationsOf(JsonNode go, JsonNode sidecar) {
+        return cannotValidateInternal(go) ? null : violations(go.path("violations"), sidecar);
     }
 
     /**

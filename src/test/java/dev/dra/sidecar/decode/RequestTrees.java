@@ -150,7 +150,7 @@ final class RequestTrees {
                 if (entry.has("error")) {
                     return "Go decodes the file, its served validation has an error: " + entry;
                 }
-                return GoVerdicts.violations(go.path("violations"), entry.path("violations"));
+                return GoVerdicts.violationsOf(go, entry.path("violations"));
             }
         }
         return "validation does not list " + fileName + ": " + validation.body;
