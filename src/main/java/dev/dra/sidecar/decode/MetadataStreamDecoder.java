@@ -34,7 +34,7 @@ public final class MetadataStreamDecoder {
      */
     private static final String GO_SCHEME_NAME = "pkg/runtime/scheme.go:111";
     /** Failure details are cut to this many characters. */
-    private static final int MAX_MESSAGE = 500;
+    static final int MAX_MESSAGE = 500;
 
     private MetadataStreamDecoder() {}
 
@@ -73,7 +73,7 @@ public final class MetadataStreamDecoder {
             }
         } catch (IOException e) {
             String goWords = GoSyntaxScanner.firstError(stream);
-            throw malformed(source, goWords != null ? goWords : describe(e));
+            throw malformed(source, goWords != null ? goWords : ParseErrorText.describe(e));
         } catch (GoScalarScanner.SyntaxError e) {
             // Go quotes the offending byte, which the decoded text no longer has (a BOM is 'ï' to Go)
             String goWords = GoSyntaxScanner.firstError(stream);
@@ -202,7 +202,7 @@ public final class MetadataStreamDecoder {
             try {
                 folded = GoRepeatedKeys.fold(json.text(), json.raw(), start, end, GoTypes.ROOT);
             } catch (IOException io) {
-                throw invalid(source, "decode " + gvk.groupVersion() + ": " + describe(io));
+                throw invalid(source, "decode " + gvk.groupVersion() + ": " + ParseErrorText.describe(io));
             }
             try {
                 return bind(folded, folded, 0, folded.length, gvk, source, false);
@@ -228,7 +228,7 @@ public final class MetadataStreamDecoder {
         try {
             versioned = InternalVersion.asV1beta1(json.text(), json.raw(), start, end);
         } catch (IOException io) {
-            throw invalid(source, "decode " + gvk.groupVersion() + ": " + describe(io));
+            throw invalid(source, "decode " + gvk.groupVersion() + ": " + ParseErrorText.describe(io));
         }
         try {
             return bind(versioned, versioned, 0, versioned.length, gvk, source, false);
@@ -243,7 +243,7 @@ public final class MetadataStreamDecoder {
         try {
             error = GoTypes.firstError(text, start, end, type, gvk.version());
         } catch (IOException e) {
-            throw invalid(source, "decode " + gvk.groupVersion() + ": " + describe(e));
+            throw invalid(source, "decode " + gvk.groupVersion() + ": " + ParseErrorText.describe(e));
         }
         if (error != null) {
             throw invalid(source, "decode " + gvk.groupVersion() + ": " + error);
@@ -281,13 +281,13 @@ public final class MetadataStreamDecoder {
                 if (goWords == null) {
                     goWords = GoTypes.typeError(e, object, gvk.version());
                 }
-                throw invalid(source, prefix + (goWords != null ? goWords : describe(e)));
+                throw invalid(source, prefix + (goWords != null ? goWords : ParseErrorText.describe(e)));
             }
         } catch (IOException | IllegalArgumentException e) {
             if (isRepeatedKey(e)) {
                 throw new RepeatedKey();
             }
-            throw invalid(source, prefix + describe(e));
+            throw invalid(source, prefix + ParseErrorText.describe(e));
         }
     }
 
@@ -391,46 +391,5 @@ public final class MetadataStreamDecoder {
             case VALUE_TRUE, VALUE_FALSE -> "bool";
             default -> "number";
         };
-    }
-
-    /** One line a user can act on: the field path (for binding errors) and what was wrong, with no Java class names. */
-    private static String describe(Exception e) {
-        String message;
-        if (e instanceof JsonMappingException mapping && !mapping.getPath().isEmpty()) {
-            message = fieldPath(mapping) + ": " + firstLine(mapping.getOriginalMessage());
-        } else if (e instanceof com.fasterxml.jackson.core.JsonProcessingException processing) {
-            var location = processing.getLocation();
-            message = firstLine(processing.getOriginalMessage())
-                    + (location == null ? "" : " (line " + location.getLineNr() + ", column " + location.getColumnNr() + ")");
-        } else {
-            message = firstLine(e.getMessage());
-        }
-        message = message.substring(0, Math.min(message.length(), 4 * MAX_MESSAGE));
-        message = message.replaceAll("`[a-zA-Z0-9_.$]+\\.([A-Za-z0-9_$]+)`", "$1");
-        // a message may quote a value of a megabyte; a detail line needs a few hundred characters
-        return message.length() <= MAX_MESSAGE ? message : message.substring(0, MAX_MESSAGE) + "...";
-    }
-
-    private static String fieldPath(JsonMappingException e) {
-        StringBuilder path = new StringBuilder();
-        for (JsonMappingException.Reference ref : e.getPath()) {
-            if (ref.getFieldName() != null) {
-                if (path.length() > 0) {
-                    path.append('.');
-                }
-                path.append(ref.getFieldName());
-            } else if (ref.getIndex() >= 0) {
-                path.append('[').append(ref.getIndex()).append(']');
-            }
-        }
-        return path.toString();
-    }
-
-    private static String firstLine(String s) {
-        if (s == null) {
-            return "";
-        }
-        int nl = s.indexOf('\n');
-        return nl < 0 ? s : s.substring(0, nl);
     }
 }
