@@ -11,12 +11,14 @@ import java.util.List;
 import java.util.Map;
 
 /**
- * The Go types behind the JSON of a {@code DeviceMetadata} object, so that a value of the wrong JSON type is
- * reported in the words of Go's {@code encoding/json}:
+ * The Go types behind the JSON of a {@code DeviceMetadata} object (versioned and internal; the metav1 kinds are
+ * in {@link GoMetaTypes}), so that a value of the wrong JSON type is reported in the words of Go's
+ * {@code encoding/json}:
  * {@code json: cannot unmarshal string into Go struct field DeviceMetadata.requests of type []v1beta1.DeviceMetadataRequest}.
  *
  * <p>As Go words it: the struct is the innermost struct whose field was entered, the field path joins the
- * JSON names of the struct fields from the root (list indices and map keys are not part of it), the type is
+ * JSON names of the struct fields from the root (list indices and map keys are not part of it; a member of an
+ * embedded struct follows the embedded struct's Go name), the type is
  * the Go type of the value that failed with pointers removed, and a number that does not fit an integer is
  * quoted ({@code number 2.5}; a literal longer than {@value #MAX_LITERAL} characters is cut there and marked
  * with {@code ...}, so that the field path stays in a short detail).
