@@ -148,6 +148,22 @@ class ClaimsApiTest {
         given().get("/nothing/here").then().statusCode(404).contentType(PROBLEM).body("code", equalTo("not-found"));
     }
 
+    /** A client that starts at the top is told where the API is: its resources and its description. */
+    @Test
+    void theRootPointsToTheResourcesAndTheOpenApiDocument() {
+        given().get("/").then().statusCode(404).contentType(PROBLEM).body("code", equalTo("not-found"))
+                .body("detail", containsString("GET /claims and GET /template-claims"))
+                .body("detail", containsString("POST /validate"))
+                .body("detail", containsString("/q/openapi on the management port"));
+    }
+
+    /** CORS is dev mode's alone (DevModeSettingsTest): outside it, no page of another origin may read the API. */
+    @Test
+    void noOriginMayReadTheApiFromABrowser() {
+        given().header("Origin", "http://localhost:9089").get("/claims").then().statusCode(200)
+                .header("Access-Control-Allow-Origin", nullValue());
+    }
+
     @Test
     void refusesInvalidNamesBeforeLookingAnythingUp() {
         given().get("/claims/Multi/gpu").then().statusCode(400).contentType(PROBLEM)
