@@ -11,9 +11,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.List;
+import java.util.Properties;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.junit.jupiter.api.Test;
 
@@ -33,12 +36,24 @@ class DevModeSettingsTest {
         }
     }
 
-    /** The dev profile's own value: while a test runs, the server is on a test port (quarkus.management.test-port). */
-    @ConfigProperty(name = "%dev.quarkus.management.port")
-    int managementPort;
+    /**
+     * The dev profile's port as application.properties sets it: while a test runs, Quarkus puts the test port it
+     * got into the configuration under the port's names, the profile's too.
+     */
+    private static final int managementPort = devManagementPort();
 
     @ConfigProperty(name = "quarkus.http.cors.origins")
     List<String> origins;
+
+    private static int devManagementPort() {
+        Properties properties = new Properties();
+        try (var in = Files.newBufferedReader(Path.of("src/main/resources/application.properties"))) {
+            properties.load(in);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return Integer.parseInt(properties.getProperty("%dev.quarkus.management.port"));
+    }
 
     @Test
     void theManagementInterfaceKeepsOffPort9000WhereTheReadmeSays() throws Exception {
