@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
@@ -251,11 +252,16 @@ class ClaimsApiTest {
                 .statusCode(400);
     }
 
+    /** As docs/api.md says: an empty waitForChange or timeoutSeconds is a bad value, an empty lastEtag names no ETag. */
     @Test
-    void refusesAnEmptyWaitForChange() {
+    void refusesAnEmptyWaitForChangeOrTimeoutAndAnswersAnEmptyLastEtagAtOnce() {
         for (String path : java.util.List.of("/claims", "/template-claims", "/claims/multi/gpu")) {
-            given().get(path + "?waitForChange=").then().statusCode(400).contentType(PROBLEM)
-                    .body("code", equalTo("invalid-parameter"));
+            for (String query : java.util.List.of("?waitForChange=", "?timeoutSeconds=", "?waitForChange=true&timeoutSeconds=")) {
+                given().get(path + query).then().statusCode(400).contentType(PROBLEM)
+                        .body("code", equalTo("invalid-parameter"));
+            }
+            given().get(path + "?waitForChange=true&timeoutSeconds=60&lastEtag=").then().time(lessThan(30_000L))
+                    .statusCode(200);
         }
     }
 
