@@ -54,6 +54,29 @@ class ReadmeExamplesIT {
                 validate);
     }
 
+    /** README's table of what ./mvnw verify needs names test classes that exist, each of which skips without it. */
+    @Test
+    void everySuiteThePrerequisitesNameExists() throws Exception {
+        String readme = Files.readString(Path.of("README.md"));
+        int from = readme.indexOf("| Needs | Suites skipped without it |");
+        assertTrue(from >= 0, "README lists what ./mvnw verify needs");
+        String table = readme.substring(from, readme.indexOf("\n\n", from));
+        Matcher suite = Pattern.compile("`([A-Z][A-Za-z]+(?:IT|Test))`").matcher(table);
+        int named = 0;
+        while (suite.find()) {
+            String name = suite.group(1);
+            try (var files = Files.walk(Path.of("src/test/java"))) {
+                Path source = files.filter(f -> f.getFileName().toString().equals(name + ".java")).findFirst()
+                        .orElseThrow(() -> new AssertionError("README names " + name + ", which does not exist"));
+                String code = Files.readString(source);
+                assertTrue(code.contains("assume") || code.contains("Assumptions") || code.contains("KubeApiServerExtension"),
+                        name + " skips when what it needs is missing");
+            }
+            named++;
+        }
+        assertTrue(named >= 8, "suites named: " + named);
+    }
+
     private static List<String[]> examples() throws Exception {
         Matcher m = EXAMPLE.matcher(Files.readString(Path.of("README.md")));
         List<String[]> out = new ArrayList<>();
