@@ -33,6 +33,9 @@ public class ValidateResource {
 
     private static final String SOURCE = "stream";
 
+    /** The media types a stream may be sent as, as {@link #validate}'s {@code @Consumes} declares them. */
+    static final List<String> STREAM_MEDIA_TYPES = consumed();
+
     @Inject
     StoreConfig config;
 
@@ -67,5 +70,13 @@ public class ValidateResource {
         List<Violation> violations = MetadataValidator.validate(decoded.object());
         return new ValidationReport(true, decoded.sourceVersion(), decoded.skippedVersions(), null,
                 violations.isEmpty(), violations, decoded.object().withApiVersion(DeviceMetadata.V1BETA1));
+    }
+
+    private static List<String> consumed() {
+        try {
+            return List.of(ValidateResource.class.getMethod("validate", byte[].class).getAnnotation(Consumes.class).value());
+        } catch (NoSuchMethodException e) {
+            throw new IllegalStateException(e);
+        }
     }
 }

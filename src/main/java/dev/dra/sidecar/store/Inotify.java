@@ -13,7 +13,7 @@ import com.sun.jna.Platform;
  *
  * <p>Why JNA and not the FFM API: the project compiles for Java 17, where {@code java.lang.foreign} is a preview
  * API (final only in Java 22), so FFM would need a second source set built by a newer JDK and a multi-release jar;
- * JNA works on every runtime from 17 on, on x86-64 and aarch64 alike. What it costs (figures in bench/README.md):
+ * JNA works on every runtime from 17 on, on x86-64 and aarch64 alike. What it costs (figures in bench/history.md):
  * one jar of about 2 MB, a native library {@code libjnidispatch} that is extracted to a temporary directory unless
  * {@code jna.boot.library.path} names where it already is (the container image does: its root filesystem is
  * read-only), and a few hundred classes and milliseconds at start.

@@ -5,6 +5,7 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.hamcrest.Matchers.hasKey;
+import static org.hamcrest.Matchers.lessThan;
 import static org.hamcrest.Matchers.not;
 import static org.hamcrest.Matchers.notNullValue;
 import static org.hamcrest.Matchers.nullValue;
@@ -148,6 +149,22 @@ class ClaimsApiTest {
         given().get("/nothing/here").then().statusCode(404).contentType(PROBLEM).body("code", equalTo("not-found"));
     }
 
+    /** A client that starts at the top is told where the API is: its resources and its description. */
+    @Test
+    void theRootPointsToTheResourcesAndTheOpenApiDocument() {
+        given().get("/").then().statusCode(404).contentType(PROBLEM).body("code", equalTo("not-found"))
+                .body("detail", containsString("GET /claims and GET /template-claims"))
+                .body("detail", containsString("POST /validate"))
+                .body("detail", containsString("/q/openapi on the management port"));
+    }
+
+    /** CORS is dev mode's alone (DevModeSettingsTest): outside it, no page of another origin may read the API. */
+    @Test
+    void noOriginMayReadTheApiFromABrowser() {
+        given().header("Origin", "http://localhost:9089").get("/claims").then().statusCode(200)
+                .header("Access-Control-Allow-Origin", nullValue());
+    }
+
     @Test
     void refusesInvalidNamesBeforeLookingAnythingUp() {
         given().get("/claims/Multi/gpu").then().statusCode(400).contentType(PROBLEM)
@@ -235,11 +252,16 @@ class ClaimsApiTest {
                 .statusCode(400);
     }
 
+    /** As docs/api.md says: an empty waitForChange or timeoutSeconds is a bad value, an empty lastEtag names no ETag. */
     @Test
-    void refusesAnEmptyWaitForChange() {
+    void refusesAnEmptyWaitForChangeOrTimeoutAndAnswersAnEmptyLastEtagAtOnce() {
         for (String path : java.util.List.of("/claims", "/template-claims", "/claims/multi/gpu")) {
-            given().get(path + "?waitForChange=").then().statusCode(400).contentType(PROBLEM)
-                    .body("code", equalTo("invalid-parameter"));
+            for (String query : java.util.List.of("?waitForChange=", "?timeoutSeconds=", "?waitForChange=true&timeoutSeconds=")) {
+                given().get(path + query).then().statusCode(400).contentType(PROBLEM)
+                        .body("code", equalTo("invalid-parameter"));
+            }
+            given().get(path + "?waitForChange=true&timeoutSeconds=60&lastEtag=").then().time(lessThan(30_000L))
+                    .statusCode(200);
         }
     }
 

@@ -20,7 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Runs the README's examples as a new user would: the packaged sidecar on the bundled sample tree, then each
- * {@code shell example} and {@code python example} block, with the port the test sidecar got.
+ * {@code shell example} and {@code python example} block, with the port the test sidecar got, from the project's
+ * directory (where the README's relative paths point).
  */
 @QuarkusIntegrationTest
 @TestProfile(ReadmeExamplesIT.SampleTree.class)
@@ -38,7 +39,7 @@ class ReadmeExamplesIT {
     @Test
     void everyExampleRunsAndPrintsTheSampleData() throws Exception {
         List<String[]> examples = examples();
-        assertEquals(3, examples.size(), "the README's examples");
+        assertEquals(4, examples.size(), "the README's examples");
         assertTrue(run(examples.get(0)).contains("gpu-18db0e85-99e9-c746-8531-ffeb86328b39"));
         String shell = run(examples.get(0));
         assertTrue(shell.contains("{\"claims\":[{\"name\":\"gpu-claim\""), shell);
@@ -48,6 +49,32 @@ class ReadmeExamplesIT {
         assertTrue(python.lines().anyMatch(l -> l.startsWith("nic.example.com ")), python);
         String longPoll = run(examples.get(2));
         assertTrue(!longPoll.isBlank() && !longPoll.contains("Traceback"), longPoll);
+        String validate = run(examples.get(3));
+        assertTrue(validate.contains("\"decoded\":true") && validate.contains("\"apiVersion\":\"metadata.resource.k8s.io/v1beta1\""),
+                validate);
+    }
+
+    /** README's table of what ./mvnw verify needs names test classes that exist, each of which skips without it. */
+    @Test
+    void everySuiteThePrerequisitesNameExists() throws Exception {
+        String readme = Files.readString(Path.of("README.md"));
+        int from = readme.indexOf("| Needs | Suites skipped without it |");
+        assertTrue(from >= 0, "README lists what ./mvnw verify needs");
+        String table = readme.substring(from, readme.indexOf("\n\n", from));
+        Matcher suite = Pattern.compile("`([A-Z][A-Za-z]+(?:IT|Test))`").matcher(table);
+        int named = 0;
+        while (suite.find()) {
+            String name = suite.group(1);
+            try (var files = Files.walk(Path.of("src/test/java"))) {
+                Path source = files.filter(f -> f.getFileName().toString().equals(name + ".java")).findFirst()
+                        .orElseThrow(() -> new AssertionError("README names " + name + ", which does not exist"));
+                String code = Files.readString(source);
+                assertTrue(code.contains("assume") || code.contains("Assumptions") || code.contains("KubeApiServerExtension"),
+                        name + " skips when what it needs is missing");
+            }
+            named++;
+        }
+        assertTrue(named >= 8, "suites named: " + named);
     }
 
     private static List<String[]> examples() throws Exception {

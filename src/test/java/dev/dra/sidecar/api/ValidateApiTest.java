@@ -2,8 +2,10 @@ package dev.dra.sidecar.api;
 
 import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.contains;
+import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.empty;
 import static org.hamcrest.Matchers.equalTo;
+import static org.hamcrest.Matchers.not;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.quarkus.test.common.http.TestHTTPResource;
@@ -102,5 +104,16 @@ class ValidateApiTest {
         given().contentType("text/plain").body("").post("/validate").then().statusCode(200)
                 .body("error.code", equalTo("no-metadata-objects"));
         given().contentType("application/octet-stream").body(new byte[0]).post("/validate").then().statusCode(200);
+    }
+
+    /** What curl --data-binary sends without -H: the problem lists the types the resource takes. */
+    @Test
+    void refusesAFormBodyNamingTheTypesItTakes() {
+        given().contentType("application/x-www-form-urlencoded").body("{}").post("/validate").then().statusCode(415)
+                .contentType("application/problem+json")
+                .body("code", equalTo("unsupported-media-type"))
+                .body("detail", containsString("application/json, application/octet-stream, text/plain"))
+                .body("detail", containsString("\"application/x-www-form-urlencoded"))
+                .body("detail", not(containsString("@Consumes")));
     }
 }

@@ -17,6 +17,10 @@ import dev.dra.sidecar.decode.GoReaderCases.Case;
 import dev.dra.sidecar.model.DeviceAttribute;
 import dev.dra.sidecar.model.ManagedFieldsEntry;
 import dev.dra.sidecar.model.ObjectMeta;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -96,6 +100,14 @@ class DecoderTextRulesTest {
                     "(unknown versions: metadata.resource.k8s.io/v1000, metadata.resource.k8s.io/v1000", "more)");
             assertTrue(many.getMessage().length() < 1_000, many.getMessage());
         }));
+        String cut = "v".repeat(600);
+        cases.add(new Case("the text after the path is cut at the 500 characters README states", bytes("{\"kind\":\""
+                + cut + "\",\"apiVersion\":\"" + V1BETA1 + "\"}"), s -> {
+                    String message = TestStreams.failure(s).getMessage();
+                    String text = message.substring(message.indexOf(": ") + 2);
+                    assertTrue(text.length() == 503 && text.endsWith("v...") && text.startsWith("decode "), message);
+                    assertTrue(readme().replaceAll("\\s+", " ").contains("is cut at 500 characters"), "README states the cut");
+                }));
         String huge = "v".repeat(100_000);
         for (String stream : List.of("{\"kind\":\"K\",\"apiVersion\":\"a/b/" + huge + "\"}",
                 "{\"kind\":\"" + huge + "\",\"apiVersion\":\"" + V1BETA1 + "\"}", withGeneration("0." + "1".repeat(100_000)))) {
@@ -205,6 +217,14 @@ class DecoderTextRulesTest {
                 fieldsV1("any JSON value: a string", "\"x\"", "\"x\""),
                 fieldsV1("any JSON value: a number", "5", "5"),
                 fieldsV1("any JSON value: an array", "[ true , null ]", "[true,null]"));
+    }
+
+    private static String readme() {
+        try {
+            return Files.readString(Path.of("README.md"));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     private static Case fieldsV1(String name, String written, String served) {

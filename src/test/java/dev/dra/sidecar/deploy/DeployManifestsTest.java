@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.testsupport.FileTrees;
 import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -17,6 +18,8 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
@@ -136,6 +139,30 @@ class DeployManifestsTest {
                 "the app's own containers are kept");
         assertEquals(Set.of("ghcr.io/example/dra-metadata-sidecar:0.1.0"),
                 Set.of(SidecarPodRules.sidecar(pod, "overlay").getImage()));
+    }
+
+    /**
+     * deploy/kubernetes/README.md's way to set one's own image, with the tool it names (kubectl): its {@code images:}
+     * entry, put into a copy of the base in place of the base's own, renders the sidecar with that image.
+     */
+    @Test
+    void theReadmesImagesEntrySetsTheImage() throws Exception {
+        String readme = Files.readString(KUBERNETES.resolve("README.md"));
+        Matcher entry = Pattern.compile("```yaml\n(images:\n.*?newName: (\\S+)\n\\s*newTag: \"([^\"]+)\"\n)```",
+                Pattern.DOTALL).matcher(readme);
+        assertTrue(entry.find(), "deploy/kubernetes/README.md shows an images: entry with newName and newTag");
+        Path copy = FileTrees.copyToTemporaryDirectory(KUBERNETES.resolve("base").toString(), "dra-base-image");
+        try {
+            Path kustomization = copy.resolve("kustomization.yaml");
+            String own = Files.readString(kustomization);
+            assertTrue(own.contains("\nimages:\n"), own);
+            Files.writeString(kustomization, own.substring(0, own.indexOf("\nimages:\n") + 1) + entry.group(1));
+            Deployment deployment = SidecarPodRules.deployments(render(copy)).get(0);
+            assertEquals(entry.group(2) + ":" + entry.group(3),
+                    SidecarPodRules.sidecar(deployment.getSpec().getTemplate().getSpec(), "base with the README's image").getImage());
+        } finally {
+            FileTrees.deleteTree(copy);
+        }
     }
 
     @Test

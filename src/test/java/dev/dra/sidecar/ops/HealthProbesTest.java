@@ -14,6 +14,8 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.net.URL;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
@@ -69,6 +71,17 @@ class HealthProbesTest {
         get("live").then().statusCode(200)
                 .body("checks.find { it.name == 'dra-metadata-refresh' }.status", equalTo("UP"))
                 .body("checks.find { it.name == 'dra-metadata-refresh' }.data.cycles", greaterThan(0));
+    }
+
+    /**
+     * The liveness window, as docs/operations.md states it (the one place that does): with the default intervals
+     * (safety poll 10 s, poll 50 ms), 10 × 10 s.
+     */
+    @Test
+    void theLivenessWindowIsTheOneOperationsMdStates() throws Exception {
+        assertTrue(Files.readString(Path.of("docs/operations.md")).contains(
+                "max(10 × the longer of `safety-poll-interval` and `poll-interval`, 10 s)"), "docs/operations.md states the window");
+        get("live").then().body("checks.find { it.name == 'dra-metadata-refresh' }.data.window-ms", equalTo(100_000));
     }
 
     @Test
