@@ -83,8 +83,8 @@ def readme_build_script(repo):
 
 def run_readme_build(repo, timeout=900):
     """Runs the README's image build from the repository root, with podman as src/test/image/podman.sh."""
-    script = f'set -euo pipefail\npodman() {{ bash {script(repo, "podman.sh")} "$@"; }}\n' + readme_build_script(repo)
-    return subprocess.run(["bash", "-c", script], cwd=repo, capture_output=True, text=True, timeout=timeout)
+    commands = f'set -euo pipefail\npodman() {{ bash {script(repo, "podman.sh")} "$@"; }}\n' + readme_build_script(repo)
+    return subprocess.run(["bash", "-c", commands], cwd=repo, capture_output=True, text=True, timeout=timeout)
 
 
 # Which part of the image a layer is, by what made it (Dockerfile.jvm: one COPY per part on top of the base).

@@ -31,8 +31,9 @@ import org.junit.jupiter.api.Test;
  * The container image as users deploy it: built from src/main/docker/ with the README's command, run with podman
  * the way deploy/kubernetes/components/sidecar/sidecar.yaml runs it (src/test/image/run-like-pod.sh), on the
  * sample tree plus one single-file bind mount that the host rewrites in place: a start that logs no WARN or ERROR
- * line, what a local client can make it hold ({@link WorstLocalLoad}), a clean stop. Skipped, saying why, where
- * podman cannot run containers.
+ * line, what a local client can make it hold ({@link WorstLocalLoad}), a clean stop; what the image is made of
+ * ({@link ImageContents}: size, OCI labels, files, runtime modules) and its SBOM ({@link ImageSbom}). Skipped, saying
+ * why, where podman cannot run containers.
  */
 class SidecarImageIT {
 
