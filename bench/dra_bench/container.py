@@ -102,5 +102,7 @@ def image_parts(repo, image):
         part = next((name for name, key in PARTS if key in created and "COPY" in created), None)
         if part is None:
             part = "base" if set(parts) <= {"base"} else "other"
+            if part == "other" and not layer.get("size"):
+                continue  # ENV, LABEL, USER ...: configuration, no files
         parts[part] = parts.get(part, 0) + layer.get("size", 0)
     return parts
