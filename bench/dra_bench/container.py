@@ -63,3 +63,46 @@ def rss_anon_kib(pid):
 def seconds_since_process_start(pid, clk_tck):
     start = int(open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()[19]) / clk_tck
     return float(open("/proc/uptime").read().split()[0]) - start
+
+
+def project_version(repo):
+    """pom.xml's own <version>: the image tag and its version label follow it."""
+    import xml.etree.ElementTree as ET
+    ns = {"m": "http://maven.apache.org/POM/4.0.0"}
+    return ET.parse(os.path.join(repo, "pom.xml")).getroot().find("m:version", ns).text.strip()
+
+
+def readme_build_script(repo):
+    """The README's image build after `./mvnw package -DskipTests`: `version=...` then `podman build ...`."""
+    readme = open(os.path.join(repo, "README.md")).read()
+    m = re.search(r"```shell\n\./mvnw package -DskipTests\n(version=.*?\npodman build .*?)\n```", readme, re.S)
+    if not m:
+        raise RuntimeError("README.md shows no image build (./mvnw package, version=..., podman build ...)")
+    return m.group(1)
+
+
+def run_readme_build(repo, timeout=900):
+    """Runs the README's image build from the repository root, with podman as src/test/image/podman.sh."""
+    commands = f'set -euo pipefail\npodman() {{ bash {script(repo, "podman.sh")} "$@"; }}\n' + readme_build_script(repo)
+    return subprocess.run(["bash", "-c", commands], cwd=repo, capture_output=True, text=True, timeout=timeout)
+
+
+# Which part of the image a layer is, by what made it (Dockerfile.jvm: one COPY per part on top of the base).
+PARTS = (("AOT cache", "app.aot"), ("runtime", "/opt/jre"), ("application", "/deployments/"), ("users", "/etc/"))
+
+
+def image_parts(repo, image):
+    """Uncompressed bytes of the image by part (base, runtime, users, application, AOT cache), from its layers:
+    every layer below the final stage's first COPY is the base's."""
+    import json
+    layers = json.loads(podman(repo, "history", "--no-trunc", "--format", "json", image).stdout)
+    parts = {}
+    for layer in reversed(layers):  # oldest first
+        created = layer.get("CreatedBy", "")
+        part = next((name for name, key in PARTS if key in created and "COPY" in created), None)
+        if part is None:
+            part = "base" if set(parts) <= {"base"} else "other"
+            if part == "other" and not layer.get("size"):
+                continue  # ENV, LABEL, USER ...: configuration, no files
+        parts[part] = parts.get(part, 0) + layer.get("size", 0)
+    return parts

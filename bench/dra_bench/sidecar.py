@@ -2,6 +2,7 @@
 import datetime
 import http.client
 import os
+import platform
 import re
 import sys
 import time
@@ -31,8 +32,10 @@ def shipped_jvm_options(repo, max_ram):
             if line:
                 opts += line.split()
         source = "src/main/docker/jvm-options"
-        # the image's copy of JNA's native library is the build's (./mvnw package puts it there)
-        native = os.path.join(repo, "target/jna-native/com/sun/jna")
+        # the image's copy of JNA's native library is the build's of this machine's architecture (./mvnw package
+        # puts both there; the image has the one it was built for)
+        jna_arch = {"x86_64": "x86-64", "aarch64": "aarch64"}.get(platform.machine(), platform.machine())
+        native = os.path.join(repo, "target/jna-native/com/sun/jna", f"linux-{jna_arch}")
         opts = [o.replace("/deployments/native", native) for o in opts]
     ddir = os.path.join(repo, "src/main/docker")
     if not opts and os.path.isdir(ddir):

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Makes sure the base image of src/main/docker/Dockerfile.jvm, eclipse-temurin:25-jre, is in podman's local
+# Makes sure the build-stage image of src/main/docker/Dockerfile.jvm, eclipse-temurin:25-jdk, is in podman's local
 # storage. Order: already there -> pull it -> build a stand-in under the same name from Debian bookworm
 # (debootstrap --variant=minbase) plus a local Temurin 25 JDK copied to /opt/java/openjdk, with JAVA_HOME,
 # PATH and LANG=C.UTF-8 set as the real image sets them. The stand-in is labelled so that it can be told
@@ -13,7 +13,7 @@
 set -euo pipefail
 podman=("$(dirname "$0")/podman.sh")
 
-base=eclipse-temurin:25-jre
+base=eclipse-temurin:25-jdk
 label=dev.dra.sidecar.base-standin
 jdk=${TEMURIN_25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
@@ -44,8 +44,10 @@ debootstrap --variant=minbase bookworm "$rootfs" "$mirror" >"$work/debootstrap.l
   || { tail -n 20 "$work/debootstrap.log" >&2; fail "debootstrap of Debian bookworm from $mirror failed"; }
 rm -rf "$rootfs"/var/cache/apt/archives/*.deb "$rootfs"/var/lib/apt/lists/*
 mkdir -p "$rootfs/opt/java/openjdk"
-# The JDK minus what a runtime image does not carry (sources, headers, jmods, man pages).
-tar -C "$jdk" --exclude=./lib/src.zip --exclude=./jmods --exclude=./include --exclude=./man -cf - . \
+# The JDK as it is but its sources: the image links its runtime from this one without jmods (JEP 493), and
+# jlink then checks every file of the modules it links (headers and man pages too) against the JDK's build.
+# Symbolic links are followed: a packaged JDK links lib/security/cacerts to the system's trust store.
+tar -C "$jdk" --dereference --exclude=./lib/src.zip -cf - . \
   | tar -C "$rootfs/opt/java/openjdk" -xf -
 version=$("$jdk/bin/java" -XshowSettings:properties -version 2>&1 | sed -n 's/^ *java.runtime.version = //p')
 tar -C "$rootfs" -cf - . | "${podman[@]}" import --quiet \

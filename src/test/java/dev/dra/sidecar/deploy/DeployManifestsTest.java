@@ -137,7 +137,7 @@ class DeployManifestsTest {
         var pod = app.getSpec().getTemplate().getSpec();
         assertEquals(List.of("server"), pod.getContainers().stream().map(c -> c.getName()).toList(),
                 "the app's own containers are kept");
-        assertEquals(Set.of("ghcr.io/example/dra-metadata-sidecar:0.1.0"),
+        assertEquals(Set.of("ghcr.io/example/dra-metadata-sidecar:" + dev.dra.sidecar.testsupport.ProjectVersion.get()),
                 Set.of(SidecarPodRules.sidecar(pod, "overlay").getImage()));
     }
 

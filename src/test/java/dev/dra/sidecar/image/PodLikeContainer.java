@@ -29,7 +29,8 @@ import java.util.regex.Pattern;
  */
 final class PodLikeContainer {
 
-    static final String IMAGE = "dra-metadata-sidecar:0.1.0";
+    static final String VERSION = dev.dra.sidecar.testsupport.ProjectVersion.get();
+    static final String IMAGE = "dra-metadata-sidecar:" + VERSION;
     static final String ROOT_IN_CONTAINER = "/var/run/kubernetes.io/dra-device-attributes";
     static final String REWRITTEN = "resourceclaims/net-claim/nic/dranet.example.com-metadata.json";
     static final String API = "http://127.0.0.1:8089";
@@ -42,16 +43,20 @@ final class PodLikeContainer {
 
     private PodLikeContainer() {}
 
-    /** The build command of the README's image section: {@code podman build ...} (docker takes the same words). */
-    static List<String> readmeBuildCommand() throws IOException {
+    /**
+     * The image build of the README's image section as a bash script, after its {@code ./mvnw package -DskipTests}
+     * (the jar this test runs is the one ./mvnw verify packaged): it reads the pom's version, then {@code podman
+     * build ...} (docker takes the same words).
+     */
+    static String readmeBuildScript() throws IOException {
         String readme = Files.readString(Path.of("README.md"));
-        Matcher block = Pattern.compile("(?s)```shell\\n(\\./mvnw package[^\\n]*)\\n(podman build [^\\n]*)\\n```")
+        Matcher block = Pattern.compile("(?s)```shell\\n(\\./mvnw package[^\\n]*)\\n(version=.*?\\npodman build .*?)\\n```")
                 .matcher(readme);
-        assertTrue(block.find(), "README.md shows the image build as ./mvnw package ... then podman build ...");
+        assertTrue(block.find(), "README.md shows the image build as ./mvnw package ..., version=..., podman build ...");
         assertEquals("./mvnw package -DskipTests", block.group(1), "the jar this test runs is the one ./mvnw verify packaged");
-        List<String> words = Arrays.asList(block.group(2).trim().split("\\s+"));
-        assertTrue(words.contains(IMAGE), "the README's tag is the one this test runs: " + words);
-        return words;
+        String script = block.group(2);
+        assertTrue(script.contains("-t dra-metadata-sidecar:$version"), "the README's tag is the one this test runs: " + script);
+        return script;
     }
 
     /** The memory limit of the sidecar container in the Kustomize component, in podman's spelling. */

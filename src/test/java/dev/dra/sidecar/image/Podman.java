@@ -36,6 +36,15 @@ final class Podman {
         return run(timeoutSeconds, command);
     }
 
+    /**
+     * A bash script (such as the README's image build) run from the repository root, with {@code podman} in it being
+     * src/test/image/podman.sh.
+     */
+    static Result bash(long timeoutSeconds, String script) {
+        return run(timeoutSeconds, List.of("bash", "-c", "set -euo pipefail\npodman() { bash " + SCRIPTS.resolve("podman.sh")
+                + " \"$@\"; }\n" + script));
+    }
+
     /** Why podman cannot run containers here, or {@code null} when it can. */
     static String whyPodmanCannotRun() {
         Result version;

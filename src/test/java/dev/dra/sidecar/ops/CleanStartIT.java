@@ -53,6 +53,9 @@ class CleanStartIT {
             assertTrue(sidecar.terminate(Duration.ofSeconds(15)), "SIGTERM ends the sidecar");
             String log = sidecar.log();
             assertTrue(log.contains("started in"), log);
+            String version = dev.dra.sidecar.testsupport.ProjectVersion.get();
+            assertTrue(log.contains("dra-metadata-sidecar " + version + " on JVM"), "the start log names the pom's version "
+                    + version + ":\n" + log);
             assertEquals(List.of(), CleanLog.alertingLines(log), "WARN or ERROR lines of a normal start:\n" + log);
         }
     }

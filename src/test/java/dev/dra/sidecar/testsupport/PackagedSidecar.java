@@ -101,8 +101,11 @@ public final class PackagedSidecar implements AutoCloseable {
         }
     }
 
-    /** Where {@code ./mvnw package} puts what the image has in {@code /deployments/native} (JNA's native library). */
-    static final Path NATIVE = Path.of("target/jna-native/com/sun/jna");
+    /**
+     * Where {@code ./mvnw package} puts what the image has in {@code /deployments/native}: JNA's native library, of
+     * this machine's architecture.
+     */
+    static final Path NATIVE = Path.of("target/jna-native/com/sun/jna", com.sun.jna.Platform.RESOURCE_PREFIX);
 
     /**
      * The image's JVM options (src/main/docker/jvm-options) but the AOT cache options, with the heap the pod limit gives,

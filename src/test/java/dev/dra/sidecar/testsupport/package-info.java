@@ -3,7 +3,8 @@
  * dev.dra.sidecar.testsupport.Eventually}), metadata files written the ways drivers and the kubelet write them
  * ({@link dev.dra.sidecar.testsupport.MetadataFiles}), metadata objects ({@link
  * dev.dra.sidecar.testsupport.DeviceMetadataJson}), temporary trees ({@link dev.dra.sidecar.testsupport.FileTrees}),
- * free loopback ports ({@link dev.dra.sidecar.testsupport.LocalPorts}), and the packaged jar as a child process
+ * free loopback ports ({@link dev.dra.sidecar.testsupport.LocalPorts}), the project's version ({@link
+ * dev.dra.sidecar.testsupport.ProjectVersion}), and the packaged jar as a child process
  * for {@code *IT} tests ({@link dev.dra.sidecar.testsupport.PackagedSidecar}). RestAssured in every
  * {@code @QuarkusTest} closes each connection after its response ({@link
  * dev.dra.sidecar.testsupport.WellBehavedHttpClients}), so tests never hold the server's connection limit.
