@@ -44,6 +44,18 @@ final class Injection {
         }
     }
 
+    /**
+     * Deletes every object of the kustomization but its Namespace (this API server has no controller that would
+     * finish a namespace's deletion).
+     */
+    void remove() throws Exception {
+        for (HasMetadata object : objects()) {
+            if (!object.getKind().equals("Namespace")) {
+                api.client().resource(object).delete();
+            }
+        }
+    }
+
     /** Waits until an opted-in pod with a claim gets the sidecar (a dry run: nothing is stored). */
     void awaitEnforced() {
         Eventually.await(PROPAGATION, this::probeInjected, injected -> injected, "the injection policy enforced");
