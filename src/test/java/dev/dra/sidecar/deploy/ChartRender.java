@@ -2,6 +2,7 @@ package dev.dra.sidecar.deploy;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import com.fasterxml.jackson.databind.SerializationFeature;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import dev.dra.sidecar.testsupport.Helm;
@@ -22,6 +23,8 @@ final class ChartRender {
     /** The release name whose default render carries the Kustomize injection's names. */
     static final String RELEASE = "dra-metadata-sidecar";
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
+    private static final ObjectMapper SORTED = new ObjectMapper().enable(SerializationFeature.ORDER_MAP_ENTRIES_BY_KEYS)
+            .enable(SerializationFeature.INDENT_OUTPUT);
 
     private ChartRender() {}
 
@@ -43,6 +46,25 @@ final class ChartRender {
             }
         }
         return objects;
+    }
+
+    /**
+     * The object as JSON with every map's keys sorted, and every CEL {@code expression} with its whitespace runs as
+     * one space: equal for equal objects, and a readable difference. kubectl kustomize writes the policy's folded
+     * ({@code >-}) expressions back with an extra line break before a more-indented line, and whitespace between CEL
+     * tokens means nothing (the expressions have no string literal with a line break or two spaces in a row).
+     */
+    static String canonical(JsonNode object) throws IOException {
+        JsonNode copy = object.deepCopy();
+        foldExpressions(copy);
+        return SORTED.writeValueAsString(SORTED.treeToValue(copy, Object.class));
+    }
+
+    private static void foldExpressions(JsonNode node) {
+        if (node instanceof ObjectNode map && map.path("expression").isTextual()) {
+            map.put("expression", map.get("expression").asText().strip().replaceAll("\\s+", " "));
+        }
+        node.forEach(ChartRender::foldExpressions);
     }
 
     /** The Kustomize injection's objects. */

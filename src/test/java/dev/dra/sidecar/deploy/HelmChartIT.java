@@ -1,7 +1,6 @@
 package dev.dra.sidecar.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -21,14 +20,17 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class HelmChartIT {
 
+    /**
+     * No warning nor error, and no note but the one about an icon: the project publishes no icon, and a made-up
+     * icon address would be a link to nothing.
+     */
     @Test
     void lintStrictIsClean() throws Exception {
         Helm.Result lint = Helm.offline().run("lint", "--strict", "--kube-version=1.37.2", Helm.CHART.toString());
         assertEquals(0, lint.exitCode(), lint.stdout() + lint.stderr());
         assertTrue(lint.stdout().contains("1 chart(s) linted, 0 chart(s) failed"), lint.stdout());
-        for (String level : List.of("[INFO]", "[WARNING]", "[ERROR]")) {
-            assertFalse(lint.stdout().contains(level), "helm lint reports something:\n" + lint.stdout());
-        }
+        List<String> reports = lint.stdout().lines().filter(l -> l.startsWith("[")).toList();
+        assertEquals(List.of("[INFO] Chart.yaml: icon is recommended"), reports, lint.stdout());
     }
 
     /**
@@ -45,8 +47,8 @@ class HelmChartIT {
         Map<String, ObjectNode> helm = ChartRender.helm(namespace);
         assertEquals(kustomize.keySet(), helm.keySet(), "the objects");
         for (String key : kustomize.keySet()) {
-            assertEquals(kustomize.get(key).toPrettyString(), ChartRender.withoutHelmLabels(helm.get(key)).toPrettyString(),
-                    key);
+            assertEquals(ChartRender.canonical(kustomize.get(key)),
+                    ChartRender.canonical(ChartRender.withoutHelmLabels(helm.get(key))), key);
             assertNotEquals(helm.get(key), ChartRender.withoutHelmLabels(helm.get(key)), key + " carries Helm's labels");
         }
     }
