@@ -16,6 +16,8 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -43,6 +45,14 @@ class HelmChartInstallIT {
         Pod pod = pod(name, List.of(direct("gpu", "gpu-claim"), template("my-gpu", "gpu-template")),
                 List.of(app("setup", "gpu")), List.of(app("trainer", "gpu", "my-gpu/gpu")));
         return new PodBuilder(pod).editMetadata().addToLabels(Injection.OPT_IN, "true").endMetadata().build();
+    }
+
+    /** The arguments of the one {@code helm install} line README.md gives. */
+    private static List<String> readmeInstallCommand() throws Exception {
+        List<String> lines = Files.readAllLines(Path.of("README.md")).stream().filter(l -> l.startsWith("helm install "))
+                .toList();
+        assertEquals(1, lines.size(), "README's helm install commands: " + lines);
+        return List.of(lines.get(0).substring("helm ".length()).strip().split(" +"));
     }
 
     private static Pod create(String namespace, Pod pod) {
@@ -77,7 +87,10 @@ class HelmChartInstallIT {
         injection.awaitNotEnforced();
 
         Helm helm = Helm.forCluster(API.kubeconfig());
-        helm.succeed("install", RELEASE, Helm.CHART.toString(), "--namespace", releaseNamespace, "--create-namespace");
+        List<String> install = readmeInstallCommand();
+        assertEquals(List.of("install", RELEASE, Helm.CHART.toString(), "--namespace", releaseNamespace,
+                "--create-namespace"), install, "README's command installs where the Kustomize injection keeps its parameters");
+        helm.succeed(install.toArray(String[]::new));
         injection.awaitEnforced();
         Pod byHelm = create(apps, optedIn("by-helm"));
         assertEquals(byKustomize.getSpec(), byHelm.getSpec(), "the pod the chart's injection makes");
