@@ -11,6 +11,8 @@ import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -44,14 +46,38 @@ final class Injection {
         }
     }
 
+    /**
+     * Deletes every object of the kustomization but its Namespace (this API server has no controller that would
+     * finish a namespace's deletion): the bindings and the policy before their parameters, so that no binding is
+     * stored without them.
+     */
+    void remove() throws Exception {
+        List<HasMetadata> objects = new ArrayList<>(objects());
+        Collections.reverse(objects);
+        for (HasMetadata object : objects) {
+            if (!object.getKind().equals("Namespace")) {
+                api.client().resource(object).delete();
+            }
+        }
+    }
+
     /** Waits until an opted-in pod with a claim gets the sidecar (a dry run: nothing is stored). */
     void awaitEnforced() {
         Eventually.await(PROPAGATION, this::probeInjected, injected -> injected, "the injection policy enforced");
     }
 
-    /** Waits until an opted-in pod with a claim is created as it is. */
+    /**
+     * Waits until an opted-in pod with a claim is created as it is. A refusal counts as still enforced: admission
+     * may see a binding a moment longer than the parameters deleted with it.
+     */
     void awaitNotEnforced() {
-        Eventually.await(PROPAGATION, this::probeInjected, injected -> !injected, "the injection policy gone");
+        Eventually.await(PROPAGATION, () -> {
+            try {
+                return probeInjected();
+            } catch (KubernetesClientException e) {
+                return true;
+            }
+        }, injected -> !injected, "the injection policy gone");
     }
 
     /** What a dry run creation of an opted-in pod with a claim fails with, once it fails. */

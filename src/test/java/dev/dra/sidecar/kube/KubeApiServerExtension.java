@@ -79,6 +79,11 @@ final class KubeApiServerExtension implements BeforeAllCallback {
         return shared.client();
     }
 
+    /** A kubeconfig for the API server as cluster admin (for tools that talk to it, such as helm). */
+    String kubeconfig() {
+        return shared.server().kubeconfig;
+    }
+
     /** The warnings the API server sent since the last call. */
     List<String> warnings() {
         return shared.warnings().drain();

@@ -1,0 +1,112 @@
+package dev.dra.sidecar.deploy;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dra.sidecar.testsupport.Helm;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.ValueSource;
+
+/**
+ * The Helm chart (deploy/helm/dra-metadata-sidecar) with the real helm: it lints clean, its default render is the
+ * Kustomize injection object for object and field for field, its values change what they say, and its schema
+ * refuses values the policy cannot carry.
+ */
+class HelmChartIT {
+
+    /**
+     * No warning nor error, and no note but the one about an icon: the project publishes no icon, and a made-up
+     * icon address would be a link to nothing.
+     */
+    @Test
+    void lintStrictIsClean() throws Exception {
+        Helm.Result lint = Helm.offline().run("lint", "--strict", "--kube-version=1.37.2", Helm.CHART.toString());
+        assertEquals(0, lint.exitCode(), lint.stdout() + lint.stderr());
+        assertTrue(lint.stdout().contains("1 chart(s) linted, 0 chart(s) failed"), lint.stdout());
+        List<String> reports = lint.stdout().lines().filter(l -> l.startsWith("[")).toList();
+        assertEquals(List.of("[INFO] Chart.yaml: icon is recommended"), reports, lint.stdout());
+    }
+
+    /**
+     * One source of truth: with its defaults the chart makes exactly the Kustomize injection's objects, every
+     * field equal, but the Namespace (Helm installs into a release namespace it does not own: {@code
+     * --namespace dra-metadata-sidecar --create-namespace}) and Helm's own labels ({@link
+     * ChartRender#withoutHelmLabels}).
+     */
+    @Test
+    void theDefaultRenderIsTheKustomizeInjection() throws Exception {
+        Map<String, ObjectNode> kustomize = ChartRender.kustomize();
+        String namespace = ChartRender.parametersNamespace(kustomize);
+        assertTrue(kustomize.keySet().remove("Namespace /" + namespace), "the injection's namespace: " + kustomize.keySet());
+        Map<String, ObjectNode> helm = ChartRender.helm(namespace);
+        assertEquals(kustomize.keySet(), helm.keySet(), "the objects");
+        for (String key : kustomize.keySet()) {
+            assertEquals(ChartRender.canonical(kustomize.get(key)),
+                    ChartRender.canonical(ChartRender.withoutHelmLabels(helm.get(key))), key);
+            assertNotEquals(helm.get(key), ChartRender.withoutHelmLabels(helm.get(key)), key + " carries Helm's labels");
+        }
+    }
+
+    @Test
+    void theHelmLabelsFollowTheConventions() throws Exception {
+        for (ObjectNode object : ChartRender.helm("dra-metadata-sidecar").values()) {
+            Map<String, String> labels = new TreeMap<>();
+            object.path("metadata").path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
+            assertEquals(Map.of(
+                    "helm.sh/chart", "dra-metadata-sidecar-" + ChartVersions.chart().get("version"),
+                    "app.kubernetes.io/name", "dra-metadata-sidecar",
+                    "app.kubernetes.io/instance", ChartRender.RELEASE,
+                    "app.kubernetes.io/version", ChartVersions.chart().get("appVersion"),
+                    "app.kubernetes.io/component", "injection",
+                    "app.kubernetes.io/managed-by", "Helm"), labels, object.path("kind").asText());
+        }
+    }
+
+    @Test
+    void valuesChangeWhatTheySay() throws Exception {
+        Map<String, ObjectNode> objects = ChartRender.helm("sidecars",
+                "--set", "image.repository=registry.example.com/sidecar", "--set", "image.tag=9.9.9",
+                "--set", "resources.limits.memory=200Mi", "--set", "tmpSizeLimit=32Mi",
+                "--set", "probes.startup.failureThreshold=90", "--set", "probes.liveness.periodSeconds=20",
+                "--set-string", "settings.QUARKUS_LOG_CONSOLE_JSON_ENABLED=true",
+                "--set", "optIn.label=example.com/sidecar", "--set", "optIn.namespaces=false",
+                "--set", "failurePolicy=Ignore");
+        ObjectNode parameters = objects.get("ConfigMap sidecars/dra-metadata-sidecar");
+        assertEquals("registry.example.com/sidecar:9.9.9", parameters.path("data").path("image").asText());
+        assertEquals("200Mi", parameters.path("data").path("memory-limit").asText());
+        assertEquals("32Mi", parameters.path("data").path("tmp-size-limit").asText());
+        assertEquals("true", parameters.path("data").path("QUARKUS_LOG_CONSOLE_JSON_ENABLED").asText());
+
+        ObjectNode policy = objects.get("MutatingAdmissionPolicy /dra-metadata-sidecar");
+        assertEquals("Ignore", policy.path("spec").path("failurePolicy").asText());
+        String patch = policy.path("spec").path("mutations").get(0).path("jsonPatch").path("expression").asText();
+        assertTrue(patch.matches("(?s).*startupProbe\\{.*?periodSeconds: 2,\\s*failureThreshold: 90.*"), patch);
+        assertTrue(patch.matches("(?s).*livenessProbe\\{.*?periodSeconds: 20,\\s*failureThreshold: 3.*"), patch);
+        assertTrue(policy.path("spec").path("matchConditions").toString().contains("[?'example.com/sidecar']"),
+                "the opt-out annotation follows the label");
+
+        assertEquals(List.of("MutatingAdmissionPolicyBinding /dra-metadata-sidecar-pods"),
+                objects.keySet().stream().filter(k -> k.startsWith("MutatingAdmissionPolicyBinding")).toList());
+        ObjectNode binding = objects.get("MutatingAdmissionPolicyBinding /dra-metadata-sidecar-pods");
+        assertEquals("{\"example.com/sidecar\":\"true\"}",
+                binding.path("spec").path("matchResources").path("objectSelector").path("matchLabels").toString());
+        assertEquals("sidecars", binding.path("spec").path("paramRef").path("namespace").asText());
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"failurePolicy=Maybe", "settings.DRA_METADATA_EXPECTED_CLAIMS=claims/x",
+            "settings.lower_case=x", "resources.limits.cpu=1", "probes.startup.periodSeconds=0",
+            "optIn.label=not a label", "image.repository=", "resources.requests.memory=lots", "replicas=2"})
+    void theSchemaRefusesValuesThePolicyCannotCarry(String value) throws Exception {
+        Helm.Result result = Helm.offline().run("template", ChartRender.RELEASE, Helm.CHART.toString(),
+                "--kube-version=1.37.2", "--set", value);
+        assertNotEquals(0, result.exitCode(), value + " rendered:\n" + result.stdout());
+        assertTrue(result.stderr().contains("values don't meet the specifications of the schema"), result.stderr());
+    }
+}

@@ -1,0 +1,133 @@
+package dev.dra.sidecar.kube;
+
+import static dev.dra.sidecar.kube.InjectionPods.app;
+import static dev.dra.sidecar.kube.InjectionPods.direct;
+import static dev.dra.sidecar.kube.InjectionPods.pod;
+import static dev.dra.sidecar.kube.InjectionPods.template;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.Helm;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeSet;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * The Helm chart on a real API server, as an admin runs it: {@code helm install} injects an opted-in pod exactly as
+ * the Kustomize injection does, {@code helm upgrade} with a changed value changes what new pods get, and {@code helm
+ * uninstall} leaves nothing the chart made (nor Helm's release records) and stops the injection.
+ */
+class HelmChartInstallIT {
+
+    @RegisterExtension
+    static final KubeApiServerExtension API = new KubeApiServerExtension();
+
+    private static final String RELEASE = "dra-metadata-sidecar";
+    private static final String INSTANCE = "app.kubernetes.io/instance";
+
+    /** A pod that exercises every part of the patch: direct and template claims, narrowed ones, its own init container. */
+    private static Pod optedIn(String name) {
+        Pod pod = pod(name, List.of(direct("gpu", "gpu-claim"), template("my-gpu", "gpu-template")),
+                List.of(app("setup", "gpu")), List.of(app("trainer", "gpu", "my-gpu/gpu")));
+        return new PodBuilder(pod).editMetadata().addToLabels(Injection.OPT_IN, "true").endMetadata().build();
+    }
+
+    /** The arguments of the one {@code helm install} line README.md gives. */
+    private static List<String> readmeInstallCommand() throws Exception {
+        List<String> lines = Files.readAllLines(Path.of("README.md")).stream().filter(l -> l.startsWith("helm install "))
+                .toList();
+        assertEquals(1, lines.size(), "README's helm install commands: " + lines);
+        return List.of(lines.get(0).substring("helm ".length()).strip().split(" +"));
+    }
+
+    private static Pod create(String namespace, Pod pod) {
+        Pod created = API.client().pods().inNamespace(namespace).resource(pod).create();
+        assertEquals(List.of(), API.warnings(), "the API server's warnings");
+        return created;
+    }
+
+    private String releaseNamespace;
+
+    /** A test that failed half-way leaves no release behind for the other classes that share the API server. */
+    @AfterEach
+    void uninstallWhatIsLeft() throws Exception {
+        if (releaseNamespace != null) {
+            Helm.forCluster(API.kubeconfig()).run("uninstall", RELEASE, "--namespace", releaseNamespace,
+                    "--ignore-not-found", "--wait");
+        }
+    }
+
+    @Test
+    void installUpgradeAndUninstallAgainstTheApiServer() throws Exception {
+        Injection injection = new Injection(API);
+        String apps = API.restrictedNamespace("helm-apps", Map.of());
+
+        injection.apply();
+        injection.awaitEnforced();
+        releaseNamespace = injection.objects().stream().filter(o -> o.getKind().equals("ConfigMap")).findFirst()
+                .orElseThrow().getMetadata().getNamespace();
+        Pod byKustomize = create(apps, optedIn("by-kustomize"));
+        assertNotNull(Pods.sidecar(byKustomize), "the Kustomize injection injects");
+        injection.remove();
+        injection.awaitNotEnforced();
+
+        Helm helm = Helm.forCluster(API.kubeconfig());
+        List<String> install = readmeInstallCommand();
+        assertEquals(List.of("install", RELEASE, Helm.CHART.toString(), "--namespace", releaseNamespace,
+                "--create-namespace"), install, "README's command installs where the Kustomize injection keeps its parameters");
+        helm.succeed(install.toArray(String[]::new));
+        injection.awaitEnforced();
+        Pod byHelm = create(apps, optedIn("by-helm"));
+        assertEquals(byKustomize.getSpec(), byHelm.getSpec(), "the pod the chart's injection makes");
+        assertEquals(byKustomize.getMetadata().getLabels(), byHelm.getMetadata().getLabels());
+        assertEquals(byKustomize.getMetadata().getAnnotations(), byHelm.getMetadata().getAnnotations());
+
+        helm.succeed("upgrade", RELEASE, Helm.CHART.toString(), "--namespace", releaseNamespace, "--reuse-values",
+                "--set", "probes.startup.failureThreshold=90", "--set", "resources.limits.memory=200Mi");
+        Container upgraded = Eventually.await(Duration.ofSeconds(30),
+                () -> Pods.sidecar(API.client().pods().inNamespace(apps).resource(optedIn("probe")).dryRun().create()),
+                c -> c.getStartupProbe().getFailureThreshold() == 90
+                        && new Quantity("200Mi").equals(c.getResources().getLimits().get("memory")),
+                "the upgraded policy and parameters applied");
+        API.warnings();
+        assertEquals(Pods.sidecar(byHelm).getReadinessProbe(), upgraded.getReadinessProbe(), "the rest as it was");
+
+        List<HasMetadata> installed = API.load(helm.succeed("get", "manifest", RELEASE, "--namespace", releaseNamespace));
+        Set<String> kinds = new TreeSet<>();
+        installed.forEach(o -> kinds.add(o.getApiVersion() + "/" + o.getKind()));
+        assertEquals(Set.of("v1/ConfigMap", "admissionregistration.k8s.io/v1/MutatingAdmissionPolicy",
+                "admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding"), kinds, "what the chart installs");
+        assertEquals(4, installed.size(), "the parameters, the policy and its two bindings: " + installed);
+
+        helm.succeed("uninstall", RELEASE, "--namespace", releaseNamespace, "--wait");
+        for (HasMetadata object : installed) {
+            assertNull(API.client().resource(object).get(), object.getKind() + " " + object.getMetadata().getName());
+        }
+        for (String kind : kinds) {
+            int slash = kind.lastIndexOf('/');
+            assertEquals(List.of(), API.client().genericKubernetesResources(kind.substring(0, slash), kind.substring(slash + 1))
+                    .inAnyNamespace().withLabel(INSTANCE, RELEASE).list().getItems(), kind + " of the release left");
+        }
+        assertEquals(List.of(), API.client().secrets().inNamespace(releaseNamespace).withLabel("owner", "helm").list()
+                .getItems(), "Helm's release records");
+        injection.awaitNotEnforced();
+        Pod after = create(apps, optedIn("after-uninstall"));
+        assertTrue(after.getSpec().getInitContainers().stream().noneMatch(c -> c.getName().equals(Pods.SIDECAR)),
+                "no injection after uninstall");
+    }
+}
