@@ -27,7 +27,7 @@ import java.util.regex.Pattern;
  * it listens, how it is built and started, and what the host can read of it (its state, log, memory cgroup and
  * metrics).
  */
-final class PodLikeContainer {
+public final class PodLikeContainer {
 
     static final String IMAGE = "dra-metadata-sidecar:0.1.0";
     static final String ROOT_IN_CONTAINER = "/var/run/kubernetes.io/dra-device-attributes";
@@ -43,7 +43,7 @@ final class PodLikeContainer {
     private PodLikeContainer() {}
 
     /** The build command of the README's image section: {@code podman build ...} (docker takes the same words). */
-    static List<String> readmeBuildCommand() throws IOException {
+    public static List<String> readmeBuildCommand() throws IOException {
         String readme = Files.readString(Path.of("README.md"));
         Matcher block = Pattern.compile("(?s)```shell\\n(\\./mvnw package[^\\n]*)\\n(podman build [^\\n]*)\\n```")
                 .matcher(readme);
