@@ -7,8 +7,9 @@
 #
 # Cache: $DRA_KUBE_CACHE_DIR, else ${XDG_CACHE_HOME:-$HOME/.cache}/dra-metadata-sidecar. A finished build is
 # reused by every later run; an interrupted one leaves nothing behind that looks finished.
-# Exit status: 0 built or reused, 3 not built and no Go toolchain to build it (the caller skips), anything else
-# the build failed.
+#   build.sh [--cached]   --cached: build nothing; exit 4 when the cache does not hold the binaries yet
+# Exit status: 0 built or reused, 3 not built and no Go toolchain to build it (the caller skips), 4 not built
+# and --cached, anything else the build failed.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 
@@ -19,10 +20,14 @@ target="$cache_root/kube-node-$key"
 binaries=(kubelet kube-scheduler kube-controller-manager test-driver pause containerd ctr containerd-shim-runc-v2)
 mkdir -p "$cache_root"
 
+built() { local b; for b in "${binaries[@]}"; do [ -x "$target/bin/$b" ] || return 1; done; }
+if [ "${1:-}" = --cached ]; then
+  built && { echo "$target"; exit 0; }
+  echo "the node's binaries are not built yet ($target)" >&2
+  exit 4
+fi
 exec 9>"$cache_root/.build-node-$key.lock"
 flock 9   # one build at a time; a second caller waits and then reuses it
-
-built() { local b; for b in "${binaries[@]}"; do [ -x "$target/bin/$b" ] || return 1; done; }
 if ! built; then
   go_bin="$(command -v go || true)"
   if [ -z "$go_bin" ] && [ -x /usr/local/go/bin/go ]; then go_bin=/usr/local/go/bin/go; fi

@@ -38,7 +38,7 @@ class BaseDeploymentOnNodeIT {
     static void deployTheBase() throws Exception {
         oracle = GoOracle.start();
         namespace = NODE.restrictedNamespace("base", Map.of());
-        PODS.create(namespace, NODE.load(Kustomize.render(Path.of("deploy/kubernetes/base"))));
+        PODS.create(namespace, NODE.load(Kustomize.render(NodePods.BASE)));
         long created = System.nanoTime();
         pod = PODS.awaitAppRunning(namespace);
         System.err.printf("[node] base Deployment: its pod's app container running %d ms after the objects were created%n",

@@ -3,11 +3,13 @@ package dev.dra.sidecar.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import java.io.IOException;
@@ -26,6 +28,7 @@ final class NodePods {
     static final String SIDECAR = "dra-metadata-sidecar";
     static final String APP = "app";
     static final Duration POD_START = Duration.ofSeconds(90);
+    static final Path BASE = Path.of("deploy/kubernetes/base");
 
     private final KubeNodeExtension node;
 
@@ -53,11 +56,38 @@ final class NodePods {
         }
     }
 
+    /**
+     * deploy/kubernetes/base's claim and template created in {@code namespace}, and the pod its Deployment's
+     * template makes (not created; images as {@link #create} sets them), named {@code name}.
+     */
+    Pod basePod(String namespace, String name) throws Exception {
+        List<HasMetadata> objects = node.load(Kustomize.render(BASE));
+        create(namespace, objects.stream().filter(o -> !(o instanceof Deployment)).toList());
+        Deployment deployment = objects.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast)
+                .findFirst().orElseThrow();
+        Pod pod = new PodBuilder().withNewMetadataLike(deployment.getSpec().getTemplate().getMetadata())
+                .withName(name).withNamespace(namespace).endMetadata()
+                .withSpec(deployment.getSpec().getTemplate().getSpec()).build();
+        useNodeImages(pod.getSpec());
+        return pod;
+    }
+
+    static Container container(Pod pod, String name) {
+        return Stream.concat(pod.getSpec().getInitContainers().stream(), pod.getSpec().getContainers().stream())
+                .filter(c -> c.getName().equals(name)).findFirst().orElseThrow();
+    }
+
     void useNodeImages(PodSpec spec) {
         for (Container container : Stream.concat(spec.getInitContainers().stream(), spec.getContainers().stream()).toList()) {
             container.setImage(SIDECAR.equals(container.getName()) ? node.sidecarImage() : node.appImage());
             container.setImagePullPolicy("Never");
         }
+    }
+
+    /** {@code pod} once its app container runs. */
+    Pod awaitAppRunning(Pod pod) {
+        return Eventually.await(POD_START, () -> get(pod), p -> running(p, APP), "the app container of "
+                + pod.getMetadata().getName() + " running");
     }
 
     /** The one pod of {@code namespace} once its app container runs. */
@@ -123,6 +153,17 @@ final class NodePods {
     Path hostFile(String namespace, String claim, String request) {
         return Path.of(node.node().env.get("plugin_dir"), "dra-device-metadata", namespace + "_" + claim, request,
                 "metadata.json");
+    }
+
+    /** The host PID of the container {@code containerId}'s process (from containerd's task list). */
+    long hostPid(String containerId) throws IOException, InterruptedException {
+        for (String line : NodeImages.ctr(node.node(), "tasks", "ls").split("\n")) {
+            String[] columns = line.trim().split("\\s+");
+            if (columns.length >= 2 && columns[0].equals(containerId)) {
+                return Long.parseLong(columns[1]);
+            }
+        }
+        throw new IllegalStateException("no task for container " + containerId);
     }
 
     /** containerd's creation time of the container of {@code status} (nanoseconds, unlike the pod status). */
