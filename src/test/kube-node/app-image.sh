@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Writes an OCI archive of the real node's app image to <archive>: Debian's static busybox (/bin/sh and the
 # usual tools), curl and python3 copied from this machine's Debian packages with the libraries they load, and
-# <pause> as /pause, so that the same image is also the pod sandbox's image. No registry is needed.
+# <pause> as /pause, its entrypoint, so that the same image is also the pod sandbox's image (a container of it
+# runs what its pod's command says). No registry is needed.
 #
 #   app-image.sh <pause-binary> <image-name> <archive>
 #
@@ -43,6 +44,6 @@ printf 'root:x:0:\napp:x:1001:\n' >"$rootfs/etc/group"
 
 podman=("$here/../image/podman.sh")
 tar -C "$rootfs" -cf - . | "${podman[@]}" import --quiet \
-  --change 'ENV PATH=/usr/bin:/bin' --change 'CMD ["/bin/sh"]' - "$name" >/dev/null
+  --change 'ENV PATH=/usr/bin:/bin' --change 'ENTRYPOINT ["/pause"]' - "$name" >/dev/null
 rm -f "$archive"
 "${podman[@]}" save --quiet --format oci-archive -o "$archive" "$name"

@@ -10,7 +10,7 @@
 # and then <state-dir>/ready (the server URL). <state-dir>/env holds the node's facts for the tests (containerd
 # socket, ctr, app image name). Logs: <state-dir>/*.log.
 #
-# The node: name dra-test-node, address 198.18.0.1 on the dummy link dra-node0; pods get their own network
+# The node: name dra-test-node, address 198.18.0.1 on the link dra-node0 (a bridge without ports); pods get their own network
 # namespace through the CNI plugins bridge (dra-cni0, 198.18.1.1/24, no gateway, no masquerading) and
 # host-local (198.18.1.0/24), so kubelet probes the pod IP. 198.18.0.0/15 (the benchmarking range) is
 # unreachable beyond those addresses and the pods have no default route: nothing leaves the machine.
@@ -36,7 +36,7 @@ node_ip=198.18.0.1
 bridge=dra-cni0
 bridge_cidr=198.18.1.1/24
 pod_subnet=198.18.1.0/24
-dummy=dra-node0
+node_link=dra-node0
 reserved_range=198.18.0.0/15
 driver=test-driver.cdi.k8s.io
 app_image=localhost/dra-test-node/app:1
@@ -115,7 +115,11 @@ wait_for() {   # wait_for <what> <seconds> <command...>
   exit 1
 }
 
-mkdir -p "$run"/{containerd,cni/net.d,cni/ipam,sysctl} /var/lib/kubelet "/var/lib/kubelet/plugins/$driver" /var/run/cdi
+mkdir -p "$run"/{containerd,cni/net.d,cni/ipam,sysctl} /var/lib/kubelet/plugins_registry "/var/lib/kubelet/plugins/$driver" \
+  /var/run/cdi
+
+# kubelet links every container's log into this fixed directory.
+[ -d /var/log/containers ] || touch "$run/made-var-log-containers"
 
 # The API server first: it takes the longest.
 mkdir -p "$state/apiserver"
@@ -124,9 +128,9 @@ pids+=($!)
 names+=(apiserver)
 
 # Network: the node's address, the pods' bridge, and nothing routed off the machine.
-ip link add "$dummy" type dummy
-ip addr add "$node_ip/32" dev "$dummy"
-ip link set "$dummy" up
+ip link add "$node_link" type bridge   # no dummy driver on these kernels: a bridge without ports holds the address as well
+ip addr add "$node_ip/32" dev "$node_link"
+ip link set "$node_link" up
 ip link add "$bridge" type bridge
 ip addr add "$bridge_cidr" dev "$bridge"
 ip link set "$bridge" up
@@ -237,6 +241,7 @@ evictionHard:
   imagefs.available: 1%
   nodefs.inodesFree: 1%
 registerNode: true
+podLogsDir: $run/pod-logs
 YAML
 start_process kubelet unshare --mount --propagation unchanged -- sh -c "${sysctl_mounts}exec $bin/kubelet \
   --config=$run/kubelet.yaml --kubeconfig=$kubeconfig --hostname-override=$node --node-ip=$node_ip"

@@ -1,5 +1,5 @@
 # Sourced by start.sh: removes everything a real node leaves on the machine, whether it ended cleanly or was
-# killed. Uses start.sh's variables (run, sock, driver, dummy, bridge, reserved_range). Idempotent.
+# killed. Uses start.sh's variables (run, sock, driver, node_link, bridge, reserved_range). Idempotent.
 
 # stop_process <pid>: SIGTERM, then SIGKILL after 10 s.
 stop_process() {
@@ -15,7 +15,7 @@ node_pids() {
   local proc pid
   for proc in /proc/[0-9]*; do
     pid=${proc#/proc/}
-    if tr '\0' ' ' <"$proc/cmdline" 2>/dev/null | grep -qF -- "$sock"; then echo "$pid"; fi
+    if tr '\0' ' ' 2>/dev/null <"$proc/cmdline" | grep -qF -- "$sock"; then echo "$pid"; fi
   done
   find /sys/fs/cgroup/pids/kubepods -name cgroup.procs -exec cat {} + 2>/dev/null || true
 }
@@ -40,15 +40,19 @@ teardown_node() {
     done
     [ -z "$(mounts_under /var/lib/kubelet)$(mounts_under "$run")$(mounts_under /run/containerd)" ] && break
   done
-  rm -f /var/run/cdi/"$driver"_*.json
+  rm -f /var/run/cdi/"$driver"[-_]*.json
   rmdir /var/run/cdi 2>/dev/null || true
   for cgroup in /sys/fs/cgroup/*/kubepods; do
     [ -d "$cgroup" ] || continue
     find "$cgroup" -depth -type d -exec rmdir {} + 2>/dev/null || true
   done
   ip route del unreachable "$reserved_range" 2>/dev/null || true
-  ip link del "$dummy" 2>/dev/null || true
+  ip link del "$node_link" 2>/dev/null || true
   ip link del "$bridge" 2>/dev/null || true
+  if [ -d /var/log/containers ]; then
+    find /var/log/containers -maxdepth 1 -lname "$run/*" -delete
+    [ -e "$run/made-var-log-containers" ] && rmdir /var/log/containers 2>/dev/null || true
+  fi
   rm -rf /var/lib/kubelet "$run"
   # The shim's fixed state directories (whatever containerd's state says); no other containerd runs here.
   [ -S /run/containerd/containerd.sock ] || rm -rf /run/containerd
