@@ -4,8 +4,8 @@ line (CRI timestamps; one clock, one machine), for N pods whose sidecar the ship
 (deploy/kubernetes/injection) adds and the same N pods without it, whose app reads the file itself; alternating
 in one run. The added time is split into parts from the sidecar's log and containerd's creation times.
 
-Needs root, podman and the node's binaries (built by the tests; a smoke run skips the part when they are not
-in the cache, a full run builds them).
+Needs root, podman and the node's binaries (built by the *OnNodeIT tests; the part is skipped, saying so, when
+they are not in the cache yet).
 """
 import json
 import os
@@ -28,7 +28,7 @@ def add_arguments(parser):
 
 def run(ctx):
     repo = ctx.args.repo
-    why = kube_node.why_no_node(repo, build=not ctx.smoke)
+    why = kube_node.why_no_node(repo)
     if why:
         return {"skipped": why}
     n = 2 if ctx.smoke else ctx.args.pod_start_n

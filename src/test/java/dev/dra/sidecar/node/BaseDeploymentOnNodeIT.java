@@ -77,8 +77,7 @@ class BaseDeploymentOnNodeIT {
 
     @Test
     void theAppsCurlLoopGetsWhatTheGoReaderDecodesFromTheDriversFiles() throws Exception {
-        List<NodePods.TimedLine> lines = PODS.log(pod, NodePods.APP);
-        assertTrue(lines.size() >= 2, "the app's first two lines: " + lines);
+        List<NodePods.TimedLine> lines = PODS.awaitLog(pod, NodePods.APP, 2);
         String template = NodePods.generatedClaim(pod, "my-gpu");
         assertEquals(withoutGeneration(goDecode("gpu-claim", "gpu")), asGoSeesIt(lines.get(0).text()),
                 "curl .../claims/gpu-claim/gpu in the app container");

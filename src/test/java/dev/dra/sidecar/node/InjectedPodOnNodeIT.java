@@ -123,8 +123,7 @@ class InjectedPodOnNodeIT {
         assertEquals(NodePods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
         Pod running = PODS.awaitAppRunning(created);
 
-        List<NodePods.TimedLine> lines = PODS.log(running, NodePods.APP);
-        assertTrue(lines.size() >= 3, "three answers: " + lines);
+        List<NodePods.TimedLine> lines = PODS.awaitLog(running, NodePods.APP, 3);
         assertEquals(goDecodeWithoutGeneration(namespace, "pair", "a"), asGoSeesIt(lines.get(0).text()), "claims/pair/a");
         assertEquals(goDecodeWithoutGeneration(namespace, "pair", "b"), asGoSeesIt(lines.get(1).text()), "claims/pair/b");
         assertEquals(goDecodeWithoutGeneration(namespace, NodePods.generatedClaim(running, "own"), "gpu"),
@@ -147,7 +146,7 @@ class InjectedPodOnNodeIT {
         PODS.useNodeImages(pod.getSpec());
         Pod running = PODS.awaitAppRunning(NODE.client().resource(pod).create());
 
-        assertEquals("{\"claims\":[{\"name\":\"pair\",\"requests\":[\"a\"]}]}", PODS.log(running, NodePods.APP).get(0).text(),
+        assertEquals("{\"claims\":[{\"name\":\"pair\",\"requests\":[\"a\"]}]}", PODS.awaitLog(running, NodePods.APP, 1).get(0).text(),
                 "the sidecar lists the one request its container lists");
         assertEquals("404", PODS.exec(running, NodePods.APP, "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
                 "localhost:8089/claims/pair/b"), "the other request is not there for it");

@@ -51,17 +51,23 @@ final class NodeImages {
         return name;
     }
 
-    /** {@code ctr -n k8s.io <args>} against the node's containerd; fails unless it exits 0. */
+    /** {@code ctr -n k8s.io <args>} against the node's containerd: its stdout; fails unless it exits 0. */
     static String ctr(KubeNode node, String... args) throws IOException, InterruptedException {
         List<String> command = new ArrayList<>(List.of(node.env.get("ctr"), "--address",
                 node.env.get("containerd_socket"), "-n", "k8s.io"));
         command.addAll(List.of(args));
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes());
-        if (!process.waitFor(300, TimeUnit.SECONDS) || process.exitValue() != 0) {
-            throw new IllegalStateException(command + " failed: " + output);
+        Path errors = Files.createTempFile("ctr", ".err");
+        try {
+            // stdout alone: ctr warns on stderr (cgroup v1 deprecation) even when it succeeds.
+            Process process = new ProcessBuilder(command).redirectError(errors.toFile()).start();
+            String output = new String(process.getInputStream().readAllBytes());
+            if (!process.waitFor(300, TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException(command + " failed: " + output + Files.readString(errors));
+            }
+            return output;
+        } finally {
+            Files.deleteIfExists(errors);
         }
-        return output;
     }
 
     private static void check(Podman.Result result, String what) {

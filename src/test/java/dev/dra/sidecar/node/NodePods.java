@@ -115,14 +115,14 @@ final class NodePods {
                 .orElse(null);
     }
 
-    /** The container's log lines (API server → kubelet → containerd), each with its CRI timestamp. */
+    /** The container's log lines that are not blank (API server → kubelet → containerd), each with its CRI timestamp. */
     List<TimedLine> log(Pod pod, String container) {
         String text = node.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
                 .inContainer(container).usingTimestamps().getLog();
         List<TimedLine> lines = new ArrayList<>();
         for (String line : text.split("\n")) {
             int space = line.indexOf(' ');
-            if (space > 0) {
+            if (space > 0 && !line.substring(space + 1).isBlank()) {
                 lines.add(new TimedLine(Instant.parse(line.substring(0, space)), line.substring(space + 1)));
             }
         }
@@ -130,6 +130,12 @@ final class NodePods {
     }
 
     record TimedLine(Instant time, String text) {}
+
+    /** The container's first {@code count} log lines that are not blank, once it has written them. */
+    List<TimedLine> awaitLog(Pod pod, String container, int count) {
+        return Eventually.await(POD_START, () -> log(pod, container), lines -> lines.size() >= count,
+                count + " lines of " + container).subList(0, count);
+    }
 
     /** {@code kubectl exec} in the container (API server → kubelet's streaming → containerd); its stdout. */
     String exec(Pod pod, String container, String... command) throws IOException, InterruptedException {

@@ -90,7 +90,7 @@ class SidecarLifecycleOnNodeIT {
 
         NODE.client().resource(running).withGracePeriod(5).delete();
         Pod last = running;
-        ContainerStatus sidecarSeenRunningAfterAppEnded = null;
+        java.time.Instant sidecarStopped = null;
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
             Pod now = PODS.get(running);
@@ -98,12 +98,17 @@ class SidecarLifecycleOnNodeIT {
                 break;
             }
             last = now;
-            ContainerStatus app = NodePods.status(now, NodePods.APP);
-            ContainerStatus sidecar = NodePods.status(now, NodePods.SIDECAR);
-            if (app.getState().getTerminated() != null && sidecar.getState().getRunning() != null) {
-                sidecarSeenRunningAfterAppEnded = sidecar;
+            if (sidecarStopped == null) {
+                try {
+                    sidecarStopped = PODS.log(now, NodePods.SIDECAR).stream()
+                            .filter(line -> line.text().contains("stopped in")).map(NodePods.TimedLine::time)
+                            .findFirst().orElse(null);
+                } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                    // the container is being removed
+                }
             }
-            if (app.getState().getTerminated() != null && sidecar.getState().getTerminated() != null) {
+            if (NodePods.status(now, NodePods.APP).getState().getTerminated() != null
+                    && NodePods.status(now, NodePods.SIDECAR).getState().getTerminated() != null) {
                 break;
             }
             Thread.sleep(50);
@@ -112,10 +117,11 @@ class SidecarLifecycleOnNodeIT {
         ContainerStatus sidecar = NodePods.status(last, NodePods.SIDECAR);
         assertNotNull(app.getState().getTerminated(), "the app ended: " + app);
         assertNotNull(sidecar.getState().getTerminated(), "the sidecar ended: " + sidecar);
-        assertNotNull(sidecarSeenRunningAfterAppEnded, "the sidecar still ran when the app had ended");
-        assertFalse(java.time.Instant.parse(sidecar.getState().getTerminated().getFinishedAt())
-                .isBefore(java.time.Instant.parse(app.getState().getTerminated().getFinishedAt())),
-                "the sidecar finished after the app");
+        assertNotNull(sidecarStopped, "the sidecar logged its stop");
+        java.time.Instant appFinished = java.time.Instant.parse(app.getState().getTerminated().getFinishedAt());
+        // finishedAt has whole seconds: the app ended within the second it names, the sidecar stopped after it.
+        assertFalse(sidecarStopped.isBefore(appFinished), "the sidecar stopped (" + sidecarStopped
+                + ") after the app ended (" + appFinished + ")");
         assertEquals(0, sidecar.getState().getTerminated().getExitCode(), "the sidecar's exit status on SIGTERM");
         Eventually.await(Duration.ofSeconds(60), () -> PODS.get(running), p -> p == null, "the pod gone");
         assertNull(PODS.get(running));
