@@ -76,6 +76,7 @@ setpriv --pdeathsig KILL "$bin/kube-apiserver" \
   --service-account-issuer=https://kubernetes.default.svc --service-account-key-file="$run/sa.pub" \
   --service-account-signing-key-file="$run/sa.key" --service-cluster-ip-range=10.96.0.0/16 \
   --enable-admission-plugins=PodSecurity \
+  --kubelet-preferred-address-types=InternalIP \
   >"$state/kube-apiserver.log" 2>&1 &
 pids+=($!)
 

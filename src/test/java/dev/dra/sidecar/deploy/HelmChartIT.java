@@ -86,7 +86,7 @@ class HelmChartIT {
         ObjectNode policy = objects.get("MutatingAdmissionPolicy /dra-metadata-sidecar");
         assertEquals("Ignore", policy.path("spec").path("failurePolicy").asText());
         String patch = policy.path("spec").path("mutations").get(0).path("jsonPatch").path("expression").asText();
-        assertTrue(patch.matches("(?s).*startupProbe\\{.*?periodSeconds: 2,\\s*failureThreshold: 90.*"), patch);
+        assertTrue(patch.matches("(?s).*startupProbe\\{.*?periodSeconds: 1,\\s*failureThreshold: 90.*"), patch);
         assertTrue(patch.matches("(?s).*livenessProbe\\{.*?periodSeconds: 20,\\s*failureThreshold: 3.*"), patch);
         assertTrue(policy.path("spec").path("matchConditions").toString().contains("[?'example.com/sidecar']"),
                 "the opt-out annotation follows the label");

@@ -17,6 +17,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
@@ -27,7 +28,7 @@ import java.util.regex.Pattern;
  * it listens, how it is built and started, and what the host can read of it (its state, log, memory cgroup and
  * metrics).
  */
-final class PodLikeContainer {
+public final class PodLikeContainer {
 
     static final String VERSION = dev.dra.sidecar.testsupport.ProjectVersion.get();
     static final String IMAGE = "dra-metadata-sidecar:" + VERSION;
@@ -44,11 +45,25 @@ final class PodLikeContainer {
     private PodLikeContainer() {}
 
     /**
+     * The base images of src/main/docker/Dockerfile.jvm in podman's store (the real ones, or the labelled
+     * stand-ins src/test/image/ builds where no registry is reachable); returns what each script said.
+     */
+    public static List<String> ensureBaseImages() {
+        List<String> said = new ArrayList<>();
+        for (String standIn : List.of("distroless-standin.sh", "temurin-standin.sh")) {
+            Podman.Result base = Podman.script(600, standIn, List.of());
+            assertTrue(base.ok(), "no base image: " + base.output());
+            said.add(base.output().strip());
+        }
+        return said;
+    }
+
+    /**
      * The image build of the README's image section as a bash script, after its {@code ./mvnw package -DskipTests}
      * (the jar this test runs is the one ./mvnw verify packaged): it reads the pom's version, then {@code podman
      * build ...} (docker takes the same words).
      */
-    static String readmeBuildScript() throws IOException {
+    public static String readmeBuildScript() throws IOException {
         String readme = Files.readString(Path.of("README.md"));
         Matcher block = Pattern.compile("(?s)```shell\\n(\\./mvnw package[^\\n]*)\\n(version=.*?\\npodman build .*?)\\n```")
                 .matcher(readme);

@@ -9,12 +9,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 
 /** The scripts in src/test/image/ (podman as these machines need it), run from the repository root. */
-final class Podman {
+public final class Podman {
 
     static final Path SCRIPTS = Path.of("src/test/image");
 
-    record Result(int exit, String output) {
-        boolean ok() {
+    public record Result(int exit, String output) {
+        public boolean ok() {
             return exit == 0;
         }
     }
@@ -23,14 +23,14 @@ final class Podman {
     }
 
     /** {@code podman <args>} through src/test/image/podman.sh. */
-    static Result podman(long timeoutSeconds, String... args) {
+    public static Result podman(long timeoutSeconds, String... args) {
         List<String> command = new ArrayList<>(List.of("bash", SCRIPTS.resolve("podman.sh").toString()));
         command.addAll(List.of(args));
         return run(timeoutSeconds, command);
     }
 
     /** One of the scripts in src/test/image/ with its arguments. */
-    static Result script(long timeoutSeconds, String script, List<String> args) {
+    public static Result script(long timeoutSeconds, String script, List<String> args) {
         List<String> command = new ArrayList<>(List.of("bash", SCRIPTS.resolve(script).toString()));
         command.addAll(args);
         return run(timeoutSeconds, command);
@@ -40,13 +40,13 @@ final class Podman {
      * A bash script (such as the README's image build) run from the repository root, with {@code podman} in it being
      * src/test/image/podman.sh.
      */
-    static Result bash(long timeoutSeconds, String script) {
+    public static Result bash(long timeoutSeconds, String script) {
         return run(timeoutSeconds, List.of("bash", "-c", "set -euo pipefail\npodman() { bash " + SCRIPTS.resolve("podman.sh")
                 + " \"$@\"; }\n" + script));
     }
 
     /** Why podman cannot run containers here, or {@code null} when it can. */
-    static String whyPodmanCannotRun() {
+    public static String whyPodmanCannotRun() {
         Result version;
         try {
             version = run(30, List.of("podman", "--version"));

@@ -45,11 +45,7 @@ class SidecarImageIT {
     static void buildTheImage() throws Exception {
         String why = Podman.whyPodmanCannotRun();
         Assumptions.assumeTrue(why == null, () -> "image test skipped: " + why);
-        for (String standIn : List.of("distroless-standin.sh", "temurin-standin.sh")) {
-            Podman.Result base = Podman.script(600, standIn, List.of());
-            assertTrue(base.ok(), "no base image: " + base.output());
-            System.out.println("[image] " + base.output().strip());
-        }
+        PodLikeContainer.ensureBaseImages().forEach(said -> System.out.println("[image] " + said));
 
         long started = System.nanoTime();
         Podman.Result built = Podman.bash(900, readmeBuildScript());

@@ -1,0 +1,96 @@
+"""The real node of the tests (src/test/kube-node) as the pod_start part uses it: started and stopped, the sidecar
+image built from the worktree and imported into its containerd, and kubectl against it."""
+import json
+import os
+import subprocess
+import time
+
+from . import container
+
+NODE_NOT_BUILT = 4  # build.sh --cached: the binaries are not in the cache yet
+
+
+def scripts(repo):
+    return os.path.join(repo, "src/test/kube-node")
+
+
+def why_no_node(repo):
+    """Why the node cannot run here, or None. Builds nothing: the *OnNodeIT tests build the node's binaries."""
+    if os.geteuid() != 0:
+        return "the real node runs kubelet and containerd, which need root"
+    why = container.why_podman_cannot_run(repo)
+    if why:
+        return f"the sidecar image cannot be built: {why}"
+    r = subprocess.run(["bash", os.path.join(repo, "src/test/kube-node/build.sh"), "--cached"], capture_output=True,
+                       text=True, timeout=60)
+    if r.returncode == NODE_NOT_BUILT:
+        return f"{r.stderr.strip()[-300:]}: run the *OnNodeIT tests first, they build them"
+    if r.returncode != 0:
+        raise RuntimeError(f"build.sh --cached failed: {r.stderr.strip()[-800:]}")
+    return None
+
+
+class Node:
+    """start.sh running with its state in `state`; `env` holds its facts (ctr, containerd socket, app image)."""
+
+    def __init__(self, ctx, repo):
+        self.repo = repo
+        self.state = os.path.join(ctx.work, "kube-node")
+        os.makedirs(self.state, exist_ok=True)
+        self.procs = ctx.procs
+        self.proc = ctx.procs.start(["bash", os.path.join(scripts(repo), "start.sh"), self.state],
+                                    os.path.join(ctx.work, "kube-node-start.log"))
+        t0 = time.monotonic()
+        while not os.path.exists(os.path.join(self.state, "ready")):
+            if self.proc.poll() is not None or time.monotonic() - t0 > 240:
+                self.stop()
+                raise RuntimeError("the node did not become usable: " + open(self.proc.logpath, errors="replace").read()[-1500:])
+            time.sleep(0.05)
+        self.start_to_usable_s = round(time.monotonic() - t0, 2)
+        self.kubeconfig = os.path.join(self.state, "kubeconfig")
+        self.env = dict(line.split("=", 1) for line in open(os.path.join(self.state, "env")).read().split("\n") if "=" in line)
+
+    def stop(self):
+        """SIGTERM to start.sh alone (its trap deletes the pods and removes everything), then the whole group."""
+        if self.proc.poll() is None:
+            self.proc.terminate()
+            try:
+                self.proc.wait(120)
+            except subprocess.TimeoutExpired:
+                pass
+        self.procs.stop(self.proc, grace=5.0)
+
+    def kubectl(self, *args, stdin=None, check=True, timeout=60):
+        r = subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig, *args], input=stdin, capture_output=True,
+                           text=True, timeout=timeout)
+        if check and r.returncode != 0:
+            raise RuntimeError(f"kubectl {' '.join(args[:3])} failed: {r.stderr.strip()[-500:]}")
+        return r.stdout
+
+    def apply(self, obj):
+        self.kubectl("apply", "-f", "-", stdin=json.dumps(obj))
+
+    def ctr(self, *args):
+        r = subprocess.run([self.env["ctr"], "--address", self.env["containerd_socket"], "-n", "k8s.io", *args],
+                           capture_output=True, text=True, timeout=300)
+        if r.returncode != 0:
+            raise RuntimeError(f"ctr {' '.join(args[:2])} failed: {r.stderr.strip()[-500:]}")
+        return r.stdout
+
+    def import_sidecar_image(self, build_command):
+        """Builds the image with the README's command, imports it under a name made from its ID; returns the name."""
+        iid = os.path.join(self.state, "sidecar.iid")
+        container.podman(self.repo, "build", "--iidfile", iid, *build_command[2:], timeout=900)
+        image_id = open(iid).read().strip().removeprefix("sha256:")
+        name = f"localhost/dra-test-node/sidecar:{image_id[:12]}"
+        archive = os.path.join(self.state, "sidecar-image.tar")
+        if os.path.exists(archive):
+            os.remove(archive)
+        container.podman(self.repo, "tag", image_id, name)
+        try:
+            container.podman(self.repo, "save", "--quiet", "--format", "oci-archive", "-o", archive, name, timeout=300)
+        finally:
+            container.podman(self.repo, "untag", image_id, name, check=False)
+        self.ctr("images", "import", archive)
+        os.remove(archive)
+        return name

@@ -1,0 +1,173 @@
+"""Part pod_start: what a pod pays for the sidecar, on the real node of the tests (src/test/kube-node: kubelet,
+containerd, the upstream DRA test driver). From just before the pod's POST to its app container's first log
+line (CRI timestamps; one clock, one machine), for N pods whose sidecar the shipped injection policy
+(deploy/kubernetes/injection) adds and the same N pods without it, whose app reads the file itself; alternating
+in one run. The added time is split into parts from the sidecar's log and containerd's creation times.
+
+Needs root, podman and the node's binaries (built by the *OnNodeIT tests; the part is skipped, saying so, when
+they are not in the cache yet).
+"""
+import json
+import os
+import re
+import time
+from datetime import datetime
+
+from ..report import verdict
+from ..stats import median, percentile
+from .. import kube_node
+
+NAME = "pod_start"
+TARGET_ADDED_S = 1.0
+FILE = "/var/run/kubernetes.io/dra-device-attributes/resourceclaimtemplates/gpu/gpu"
+
+
+def add_arguments(parser):
+    parser.add_argument("--pod-start-n", type=int, default=10, help="pods with and pods without the sidecar (each)")
+
+
+def run(ctx):
+    repo = ctx.args.repo
+    why = kube_node.why_no_node(repo)
+    if why:
+        return {"skipped": why}
+    n = 2 if ctx.smoke else ctx.args.pod_start_n
+    node = kube_node.Node(ctx, repo)
+    try:
+        return measure(ctx, node, repo, n)
+    finally:
+        node.stop()
+
+
+def measure(ctx, node, repo, n):
+    readme = open(os.path.join(repo, "README.md")).read()
+    image = node.import_sidecar_image(re.search(r"^podman build .*$", readme, re.M).group(0).split())
+    node.kubectl("apply", "-k", os.path.join(repo, "deploy/kubernetes/injection"))
+    node.kubectl("patch", "configmap", "dra-metadata-sidecar", "-n", "dra-metadata-sidecar", "--type", "merge",
+                 "-p", json.dumps({"data": {"image": image}}))
+    ns = "pod-start"
+    node.apply({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns, "labels": {
+        "pod-security.kubernetes.io/enforce": "restricted"}}})
+    wait(lambda: node.kubectl("get", "serviceaccount", "default", "-n", ns, check=False), 30)
+    node.apply({"apiVersion": "resource.k8s.io/v1", "kind": "ResourceClaimTemplate",
+                "metadata": {"name": "gpu-template", "namespace": ns},
+                "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
+                    "deviceClassName": "gpu.example.com", "allocationMode": "ExactCount", "count": 1}}]}}}})
+    # The policy reaches admission through an informer: one pod is created and thrown away until it is injected.
+    wait(lambda: injected(node, ns, node.env["app_image"]), 60)
+
+    runs = {"with_sidecar": [], "without": []}
+    for i in range(n):
+        order = ("with_sidecar", "without") if i % 2 == 0 else ("without", "with_sidecar")
+        for variant in order:
+            runs[variant].append(one_pod(node, ns, f"{variant.replace('_', '-')}-{i}", variant == "with_sidecar"))
+    out = {"n": n, "node_start_to_usable_s": node.start_to_usable_s, "sidecar_image": image}
+    for variant, results in runs.items():
+        totals = [r["first_line_s"] for r in results]
+        out[variant] = {"p50_s": round(median(totals), 3), "p90_s": round(percentile(totals, 90), 3),
+                        "all_s": [round(x, 3) for x in totals]}
+    out["added_s_p50"] = round(out["with_sidecar"]["p50_s"] - out["without"]["p50_s"], 3)
+    out["added_s_p90"] = round(out["with_sidecar"]["p90_s"] - out["without"]["p90_s"], 3)
+    parts = {}
+    for key in runs["with_sidecar"][0]["parts_s"]:
+        parts[key] = round(median([r["parts_s"][key] for r in runs["with_sidecar"]]), 3)
+    out["parts_p50_s"] = parts
+    out["parts"] = {
+        "pod_to_sidecar_created": "POST to containerd creating the sidecar container (sandbox, volumes, CDI mounts)",
+        "sidecar_created_to_started_line": "container start, JVM and Quarkus start, first scan: the 'started in' log line",
+        "started_line_to_app_created": "kubelet's next startup probe passing, then its sync creating the app container",
+        "app_created_to_first_line": "the app container's start and its first read"}
+    out["target"] = f"added p50 <= {TARGET_ADDED_S} s"
+    out["met"] = out["added_s_p50"] <= TARGET_ADDED_S
+    return out
+
+
+def wait(condition, seconds):
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return
+        time.sleep(0.1)
+    raise RuntimeError(f"not reached within {seconds} s")
+
+
+def pod(name, ns, app_image, with_sidecar):
+    if with_sidecar:
+        read = "curl -fsS localhost:8089/template-claims/gpu/gpu | head -c 60"
+    else:
+        read = f"head -c 60 {FILE}/*-metadata.json"
+    labels = {"dra-metadata-sidecar.dra.dev/inject": "true"} if with_sidecar else {}
+    return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": ns, "labels": labels},
+            "spec": {"automountServiceAccountToken": False, "terminationGracePeriodSeconds": 1,
+                     "securityContext": {"runAsNonRoot": True, "runAsUser": 1001, "runAsGroup": 1001,
+                                         "seccompProfile": {"type": "RuntimeDefault"}},
+                     "resourceClaims": [{"name": "gpu", "resourceClaimTemplateName": "gpu-template"}],
+                     "containers": [{"name": "app", "image": app_image, "imagePullPolicy": "Never",
+                                     "command": ["/bin/sh", "-c", f"{read}; echo; exec sleep 3600"],
+                                     "resources": {"claims": [{"name": "gpu"}]},
+                                     "securityContext": {"allowPrivilegeEscalation": False,
+                                                         "capabilities": {"drop": ["ALL"]}}}]}}
+
+
+def injected(node, ns, app_image):
+    out = node.kubectl("create", "--dry-run=server", "-o", "json", "-f", "-",
+                       stdin=json.dumps(pod("probe", ns, app_image, True)), check=False)
+    return bool(out) and "dra-metadata-sidecar" in out
+
+
+def cri_time(text):
+    """A CRI log timestamp (RFC 3339 with nanoseconds) as seconds since the epoch."""
+    stamp = re.match(r"(\S+?)(\.\d+)?Z", text)
+    base = datetime.fromisoformat(stamp.group(1) + "+00:00").timestamp()
+    return base + float(stamp.group(2) or 0)
+
+
+def created(node, status):
+    info = json.loads(node.ctr("containers", "info", status["containerID"].removeprefix("containerd://")))
+    return cri_time(info["CreatedAt"])
+
+
+def one_pod(node, ns, name, with_sidecar):
+    t0 = time.time()
+    node.kubectl("create", "-f", "-", stdin=json.dumps(pod(name, ns, node.env["app_image"], with_sidecar)))
+    first = None
+    deadline = time.monotonic() + 120
+    while first is None:
+        if time.monotonic() > deadline:
+            raise RuntimeError(f"pod {name}: no app output within 120 s")
+        out = node.kubectl("logs", "--timestamps", "-n", ns, name, "-c", "app", check=False)
+        if out.strip():
+            first = cri_time(out.split()[0])
+        else:
+            time.sleep(0.02)
+    result = {"first_line_s": first - t0}
+    if with_sidecar:
+        status = json.loads(node.kubectl("get", "pod", "-n", ns, name, "-o", "json"))["status"]
+        sidecar = next(s for s in status["initContainerStatuses"] if s["name"] == "dra-metadata-sidecar")
+        app = next(s for s in status["containerStatuses"] if s["name"] == "app")
+        log = node.kubectl("logs", "--timestamps", "-n", ns, name, "-c", "dra-metadata-sidecar")
+        started_line = next(cri_time(line) for line in log.splitlines() if "started in" in line)
+        sidecar_created, app_created = created(node, sidecar), created(node, app)
+        result["parts_s"] = {"pod_to_sidecar_created": sidecar_created - t0,
+                             "sidecar_created_to_started_line": started_line - sidecar_created,
+                             "started_line_to_app_created": app_created - started_line,
+                             "app_created_to_first_line": first - app_created}
+    node.kubectl("delete", "pod", "-n", ns, name, "--grace-period=1", "--wait=true", timeout=120)
+    return result
+
+
+def summary_rows(r):
+    if "skipped" in r:
+        return [f"| pod_start | skipped: {r['skipped']} | |"]
+    if "added_s_p50" not in r:
+        return []
+    return [f"| pod_start: pod create to the app's first line, with / without the sidecar (p50; N = {r['n']} each) | "
+            f"{r['with_sidecar']['p50_s']} s / {r['without']['p50_s']} s: adds {r['added_s_p50']} s "
+            f"(p90 {r['added_s_p90']} s) | {r['target']} ({verdict(r['met'])}) |"]
+
+
+def detail_lines(r):
+    if "parts_p50_s" not in r:
+        return []
+    return [f"- pod_start, where the sidecar pod's time goes (p50): "
+            + "; ".join(f"{k} {v} s ({r['parts'][k]})" for k, v in r["parts_p50_s"].items())]

@@ -1,0 +1,128 @@
+package dev.dra.sidecar.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dra.sidecar.testsupport.GoOracle;
+import dev.dra.sidecar.testsupport.Kustomize;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * deploy/kubernetes/base as shipped (but for the images, imported into the node, and their pull policy) on the real
+ * node, in a namespace that enforces Restricted: kubelet starts the sidecar as a native sidecar, containerd mounts
+ * the files the upstream DRA test driver wrote (through the driver's CDI spec), and the app container reads them
+ * from the sidecar. Every answer the app gets is compared with what the Go reader (src/test/go/oracle) decodes from
+ * the driver's file on the host.
+ */
+class BaseDeploymentOnNodeIT {
+
+    @RegisterExtension
+    static final KubeNodeExtension NODE = new KubeNodeExtension();
+    private static final NodePods PODS = new NodePods(NODE);
+    private static GoOracle oracle;
+    private static String namespace;
+    private static Pod pod;
+
+    @BeforeAll
+    static void deployTheBase() throws Exception {
+        oracle = GoOracle.start();
+        namespace = NODE.restrictedNamespace("base", Map.of());
+        PODS.create(namespace, NODE.load(Kustomize.render(NodePods.BASE)));
+        long created = System.nanoTime();
+        pod = PODS.awaitAppRunning(namespace);
+        System.err.printf("[node] base Deployment: its pod's app container running %d ms after the objects were created%n",
+                (System.nanoTime() - created) / 1_000_000);
+    }
+
+    @AfterAll
+    static void stopTheOracle() {
+        if (oracle != null) {
+            oracle.close();
+        }
+    }
+
+    /** The Go reader's object for the driver's file of {@code claim}'s {@code request} on the host. */
+    private static JsonNode goDecode(String claim, String request) throws Exception {
+        Path file = PODS.hostFile(namespace, claim, request);
+        assertTrue(Files.isRegularFile(file), "the driver's metadata file on the host: " + file);
+        JsonNode answer = oracle.decode(Files.readAllBytes(file));
+        assertTrue(answer.get("ok").asBoolean(), "the Go reader decodes the driver's file: " + answer);
+        return answer.get("object");
+    }
+
+    /** The merged view leaves out the file's metadata.generation, as Go's merged read does. */
+    private static JsonNode withoutGeneration(JsonNode object) {
+        ObjectNode copy = object.deepCopy();
+        ((ObjectNode) copy.get("metadata")).remove("generation");
+        return copy;
+    }
+
+    /** How Go reads {@code served} (strictly) and marshals it: the sidecar's answer in the oracle's spelling. */
+    private static JsonNode asGoSeesIt(String served) throws Exception {
+        JsonNode answer = oracle.canonical(GoOracle.JSON.readTree(served));
+        assertTrue(answer.get("ok").asBoolean(), "Go reads the sidecar's answer strictly: " + answer + "\n" + served);
+        return answer.get("object");
+    }
+
+    @Test
+    void theAppsCurlLoopGetsWhatTheGoReaderDecodesFromTheDriversFiles() throws Exception {
+        List<NodePods.TimedLine> lines = PODS.awaitLog(pod, NodePods.APP, 2);
+        String template = NodePods.generatedClaim(pod, "my-gpu");
+        assertEquals(withoutGeneration(goDecode("gpu-claim", "gpu")), asGoSeesIt(lines.get(0).text()),
+                "curl .../claims/gpu-claim/gpu in the app container");
+        assertEquals(withoutGeneration(goDecode(template, "gpu")), asGoSeesIt(lines.get(1).text()),
+                "curl .../template-claims/my-gpu/gpu in the app container (claim " + template + ")");
+    }
+
+    @Test
+    void theReadmesPythonAndCurlExamplesRunInTheAppContainer() throws Exception {
+        String python = """
+                import json, urllib.request
+
+                with urllib.request.urlopen("http://localhost:8089/claims/gpu-claim/gpu") as response:
+                    metadata = json.load(response)
+                for device in metadata["requests"][0]["devices"]:
+                    print(device["driver"], device["name"], device.get("attributes", {}).get("uuid", {}).get("string", "-"))
+                """;
+        assertTrue(Files.readString(Path.of("README.md")).contains(python.strip()), "the README's Python example");
+        StringBuilder expected = new StringBuilder();
+        for (JsonNode device : goDecode("gpu-claim", "gpu").at("/requests/0/devices")) {
+            expected.append(device.get("driver").asText()).append(' ').append(device.get("name").asText()).append(' ')
+                    .append(device.at("/attributes/uuid/string").asText("-")).append('\n');
+        }
+        assertEquals(expected.toString(), PODS.exec(pod, NodePods.APP, "python3", "-c", python), "the README's Python");
+
+        assertEquals("{\"claims\":[{\"name\":\"gpu-claim\",\"requests\":[\"gpu\"]}]}\n",
+                PODS.exec(pod, NodePods.APP, "curl", "-s", "localhost:8089/claims"),
+                "curl -s localhost:8089/claims: the directly named claim (template claims are listed apart)");
+        String driver = NODE.node().env.get("driver");
+        String template = NodePods.generatedClaim(pod, "my-gpu");
+        assertEquals(goDecode(template, "gpu"), asGoSeesIt(PODS.exec(pod, NodePods.APP, "curl", "-s",
+                "localhost:8089/template-claims/my-gpu/gpu/drivers/" + driver)),
+                "one driver's view is its file as Go decodes it, generation included");
+    }
+
+    @Test
+    void theAppContainerIsCreatedOnlyAfterTheSidecarStarted() throws Exception {
+        Pod now = PODS.get(pod);
+        Instant sidecarStarted = PODS.log(now, NodePods.SIDECAR).stream()
+                .filter(line -> line.text().contains("started in")).findFirst().orElseThrow().time();
+        Instant appCreated = PODS.createdInContainerd(NodePods.status(now, NodePods.APP));
+        assertTrue(appCreated.isAfter(sidecarStarted), "containerd created the app container at " + appCreated
+                + ", after the sidecar logged that it started at " + sidecarStarted);
+        assertEquals(Boolean.TRUE, NodePods.status(now, NodePods.SIDECAR).getStarted(), "kubelet: sidecar started");
+        System.err.printf("[node] app container created %d ms after the sidecar's \"started in\" line%n",
+                java.time.Duration.between(sidecarStarted, appCreated).toMillis());
+    }
+}

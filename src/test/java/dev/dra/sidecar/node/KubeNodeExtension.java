@@ -1,0 +1,118 @@
+package dev.dra.sidecar.node;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.junit.jupiter.api.extension.BeforeAllCallback;
+import org.junit.jupiter.api.extension.ExtensionContext;
+
+/**
+ * Gives a test class the one real node of {@link KubeNode} (only one can run per machine: started by the first
+ * class that needs it, stopped when the test run ends), a client for its API server, and the sidecar image
+ * imported into its containerd. Without root, Go or podman every test of the class is skipped and says why.
+ */
+final class KubeNodeExtension implements BeforeAllCallback {
+
+    private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(KubeNodeExtension.class);
+    private static final AtomicInteger NAMESPACES = new AtomicInteger();
+    private static final Map<String, String> RESTRICTED = Map.of(
+            "pod-security.kubernetes.io/enforce", "restricted",
+            "pod-security.kubernetes.io/warn", "restricted");
+
+    private Shared shared;
+
+    /** The node, its client and the images, or why there is none. */
+    private record Shared(KubeNode node, KubernetesClient client, String sidecarImage, String unavailable)
+            implements AutoCloseable {
+
+        static Shared start() {
+            String noImage = NodeImages.whyNoImage();
+            if (noImage != null) {
+                return new Shared(null, null, null, "the real-node tests need the sidecar image: " + noImage);
+            }
+            KubeNode node;
+            try {
+                node = KubeNode.start();
+            } catch (KubeNode.Unavailable e) {
+                return new Shared(null, null, null, e.getMessage());
+            }
+            try {
+                String image = NodeImages.importSidecar(node);
+                KubernetesClient client = new KubernetesClientBuilder()
+                        .withConfig(Config.fromKubeconfig(node.kubeconfig)).build();
+                return new Shared(node, client, image, null);
+            } catch (Exception e) {
+                node.close();
+                throw new IllegalStateException("the sidecar image did not reach the node: " + e.getMessage(), e);
+            }
+        }
+
+        @Override
+        public void close() {
+            if (client != null) {
+                client.close();
+            }
+            if (node != null) {
+                node.close();
+            }
+        }
+    }
+
+    @Override
+    public void beforeAll(ExtensionContext context) {
+        shared = context.getRoot().getStore(STORE).computeIfAbsent(Shared.class, k -> Shared.start(), Shared.class);
+        if (shared.unavailable() != null) {
+            System.err.println("SKIPPED " + context.getDisplayName() + ": " + shared.unavailable());
+        }
+        assumeTrue(shared.unavailable() == null, shared.unavailable());
+    }
+
+    KubernetesClient client() {
+        return shared.client();
+    }
+
+    KubeNode node() {
+        return shared.node();
+    }
+
+    /** The sidecar image's name in the node's containerd. */
+    String sidecarImage() {
+        return shared.sidecarImage();
+    }
+
+    /** The app image (busybox, curl, python3) in the node's containerd. */
+    String appImage() {
+        return shared.node().env.get("app_image");
+    }
+
+    /**
+     * A new namespace {@code <prefix>-<n>} that enforces Restricted, with {@code labels} added, once its
+     * {@code default} ServiceAccount (made by the controller manager) is there.
+     */
+    String restrictedNamespace(String prefix, Map<String, String> labels) {
+        Map<String, String> all = new LinkedHashMap<>(RESTRICTED);
+        all.putAll(labels);
+        String name = prefix + "-" + NAMESPACES.incrementAndGet();
+        client().resource(new NamespaceBuilder().withNewMetadata().withName(name).withLabels(all).endMetadata().build())
+                .create();
+        client().serviceAccounts().inNamespace(name).withName("default")
+                .waitUntilCondition(sa -> sa != null, Duration.ofSeconds(30).toMillis(), java.util.concurrent.TimeUnit.MILLISECONDS);
+        return name;
+    }
+
+    /** The objects of a YAML text, as the client types them. */
+    List<HasMetadata> load(String yaml) {
+        return client().load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items();
+    }
+}

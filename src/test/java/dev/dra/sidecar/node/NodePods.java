@@ -1,0 +1,182 @@
+package dev.dra.sidecar.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.Kustomize;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.apps.Deployment;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
+
+/** Shipped manifests on the real node, and what a pod's containers show: logs, exec, status, the driver's files. */
+final class NodePods {
+
+    static final String SIDECAR = "dra-metadata-sidecar";
+    static final String APP = "app";
+    static final Duration POD_START = Duration.ofSeconds(90);
+    static final Path BASE = Path.of("deploy/kubernetes/base");
+
+    private final KubeNodeExtension node;
+
+    NodePods(KubeNodeExtension node) {
+        this.node = node;
+    }
+
+    /**
+     * Creates {@code objects} in {@code namespace} as shipped, but for what the node needs: the sidecar and app
+     * containers get the images imported into the node, pulled never (there is no registry). Namespace objects
+     * are left out (the test made its own).
+     */
+    void create(String namespace, List<HasMetadata> objects) {
+        for (HasMetadata object : objects) {
+            if (object instanceof Namespace) {
+                continue;
+            }
+            object.getMetadata().setNamespace(namespace);
+            if (object instanceof Deployment deployment) {
+                useNodeImages(deployment.getSpec().getTemplate().getSpec());
+            } else if (object instanceof Pod pod) {
+                useNodeImages(pod.getSpec());
+            }
+            node.client().resource(object).inNamespace(namespace).create();
+        }
+    }
+
+    /**
+     * deploy/kubernetes/base's claim and template created in {@code namespace}, and the pod its Deployment's
+     * template makes (not created; images as {@link #create} sets them), named {@code name}.
+     */
+    Pod basePod(String namespace, String name) throws Exception {
+        List<HasMetadata> objects = node.load(Kustomize.render(BASE));
+        create(namespace, objects.stream().filter(o -> !(o instanceof Deployment)).toList());
+        Deployment deployment = objects.stream().filter(Deployment.class::isInstance).map(Deployment.class::cast)
+                .findFirst().orElseThrow();
+        Pod pod = new PodBuilder().withNewMetadataLike(deployment.getSpec().getTemplate().getMetadata())
+                .withName(name).withNamespace(namespace).endMetadata()
+                .withSpec(deployment.getSpec().getTemplate().getSpec()).build();
+        useNodeImages(pod.getSpec());
+        return pod;
+    }
+
+    static Container container(Pod pod, String name) {
+        return Stream.concat(pod.getSpec().getInitContainers().stream(), pod.getSpec().getContainers().stream())
+                .filter(c -> c.getName().equals(name)).findFirst().orElseThrow();
+    }
+
+    void useNodeImages(PodSpec spec) {
+        for (Container container : Stream.concat(spec.getInitContainers().stream(), spec.getContainers().stream()).toList()) {
+            container.setImage(SIDECAR.equals(container.getName()) ? node.sidecarImage() : node.appImage());
+            container.setImagePullPolicy("Never");
+        }
+    }
+
+    /** {@code pod} once its app container runs. */
+    Pod awaitAppRunning(Pod pod) {
+        return Eventually.await(POD_START, () -> get(pod), p -> running(p, APP), "the app container of "
+                + pod.getMetadata().getName() + " running");
+    }
+
+    /** The one pod of {@code namespace} once its app container runs. */
+    Pod awaitAppRunning(String namespace) {
+        return Eventually.await(POD_START, () -> node.client().pods().inNamespace(namespace).list().getItems(),
+                pods -> pods.size() == 1 && running(pods.get(0), APP), "the app container of one pod running in "
+                        + namespace).get(0);
+    }
+
+    Pod get(Pod pod) {
+        return node.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).get();
+    }
+
+    static boolean running(Pod pod, String container) {
+        ContainerStatus status = status(pod, container);
+        return status != null && status.getState() != null && status.getState().getRunning() != null;
+    }
+
+    static ContainerStatus status(Pod pod, String container) {
+        if (pod == null || pod.getStatus() == null) {
+            return null;
+        }
+        return Stream.concat(pod.getStatus().getInitContainerStatuses().stream(),
+                pod.getStatus().getContainerStatuses().stream()).filter(s -> s.getName().equals(container)).findFirst()
+                .orElse(null);
+    }
+
+    /** The container's log lines that are not blank (API server → kubelet → containerd), each with its CRI timestamp. */
+    List<TimedLine> log(Pod pod, String container) {
+        String text = node.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                .inContainer(container).usingTimestamps().getLog();
+        List<TimedLine> lines = new ArrayList<>();
+        for (String line : text.split("\n")) {
+            int space = line.indexOf(' ');
+            if (space > 0 && !line.substring(space + 1).isBlank()) {
+                lines.add(new TimedLine(Instant.parse(line.substring(0, space)), line.substring(space + 1)));
+            }
+        }
+        return lines;
+    }
+
+    record TimedLine(Instant time, String text) {}
+
+    /** The container's first {@code count} log lines that are not blank, once it has written them. */
+    List<TimedLine> awaitLog(Pod pod, String container, int count) {
+        return Eventually.await(POD_START, () -> log(pod, container), lines -> lines.size() >= count,
+                count + " lines of " + container).subList(0, count);
+    }
+
+    /** {@code kubectl exec} in the container (API server → kubelet's streaming → containerd); its stdout. */
+    String exec(Pod pod, String container, String... command) throws IOException, InterruptedException {
+        List<String> args = new ArrayList<>(List.of("kubectl", "--kubeconfig", KubeNode.STATE.resolve("kubeconfig").toString(),
+                "exec", "-n", pod.getMetadata().getNamespace(), pod.getMetadata().getName(), "-c", container, "--"));
+        args.addAll(List.of(command));
+        Process process = new ProcessBuilder(args).redirectError(ProcessBuilder.Redirect.INHERIT).start();
+        String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        process.waitFor(60, TimeUnit.SECONDS);
+        assertEquals(0, process.exitValue(), "kubectl exec " + String.join(" ", command) + ": " + out);
+        return out;
+    }
+
+    /** The generated ResourceClaim's name for the pod claim {@code podClaim} (from a template). */
+    static String generatedClaim(Pod pod, String podClaim) {
+        return pod.getStatus().getResourceClaimStatuses().stream().filter(s -> s.getName().equals(podClaim))
+                .findFirst().orElseThrow().getResourceClaimName();
+    }
+
+    /** The metadata file the driver wrote on the host for {@code claim}'s {@code request}. */
+    Path hostFile(String namespace, String claim, String request) {
+        return Path.of(node.node().env.get("plugin_dir"), "dra-device-metadata", namespace + "_" + claim, request,
+                "metadata.json");
+    }
+
+    /** The host PID of the container {@code containerId}'s process (from containerd's task list). */
+    long hostPid(String containerId) throws IOException, InterruptedException {
+        for (String line : NodeImages.ctr(node.node(), "tasks", "ls").split("\n")) {
+            String[] columns = line.trim().split("\\s+");
+            if (columns.length >= 2 && columns[0].equals(containerId)) {
+                return Long.parseLong(columns[1]);
+            }
+        }
+        throw new IllegalStateException("no task for container " + containerId);
+    }
+
+    /** containerd's creation time of the container of {@code status} (nanoseconds, unlike the pod status). */
+    Instant createdInContainerd(ContainerStatus status) throws IOException, InterruptedException {
+        String id = status.getContainerID().replaceFirst("^containerd://", "");
+        String info = NodeImages.ctr(node.node(), "containers", "info", id);
+        String created = new com.fasterxml.jackson.databind.ObjectMapper().readTree(info).get("CreatedAt").asText();
+        return Instant.parse(created);
+    }
+}

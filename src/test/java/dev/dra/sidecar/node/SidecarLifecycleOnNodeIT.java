@@ -1,0 +1,129 @@
+package dev.dra.sidecar.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dra.sidecar.testsupport.Eventually;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * What kubelet does with the sidecar of deploy/kubernetes/base's pod on the real node: a sidecar that does not list
+ * the claims keeps the app from ever starting, a killed sidecar is restarted without the app, and at deletion the
+ * app ends before the sidecar, which exits 0.
+ */
+class SidecarLifecycleOnNodeIT {
+
+    @RegisterExtension
+    static final KubeNodeExtension NODE = new KubeNodeExtension();
+    private static final NodePods PODS = new NodePods(NODE);
+    /** Long enough for a JVM start and several startup probes on a loaded machine. */
+    private static final Duration HELD_BACK = Duration.ofSeconds(20);
+
+    @Test
+    void aSidecarThatListsNoClaimNeverLetsTheAppStartAndSaysWhy() throws Exception {
+        String namespace = NODE.restrictedNamespace("no-claims", Map.of());
+        Pod pod = PODS.basePod(namespace, "no-claims");
+        NodePods.container(pod, NodePods.SIDECAR).getResources().setClaims(List.of());
+        NODE.client().resource(pod).create();
+
+        Pod running = Eventually.await(NodePods.POD_START, () -> PODS.get(pod),
+                p -> NodePods.running(p, NodePods.SIDECAR), "the sidecar running");
+        long deadline = System.nanoTime() + HELD_BACK.toNanos();
+        while (System.nanoTime() < deadline) {
+            Pod now = PODS.get(running);
+            ContainerStatus app = NodePods.status(now, NodePods.APP);
+            assertTrue(app == null || app.getState().getRunning() == null && app.getContainerID() == null,
+                    "the app container was never created: " + app);
+            Thread.sleep(500);
+        }
+        List<String> events = NODE.client().v1().events().inNamespace(namespace).list().getItems().stream()
+                .filter(e -> "no-claims".equals(e.getInvolvedObject().getName())).map(Event::getMessage).toList();
+        assertTrue(events.stream().anyMatch(m -> m.startsWith("Startup probe failed: HTTP probe failed with statuscode: 503")),
+                "the pod's events say the sidecar's startup probe failed: " + events);
+        String log = String.join("\n", PODS.log(running, NodePods.SIDECAR).stream().map(NodePods.TimedLine::text).toList());
+        assertTrue(log.contains("does not exist: no claim is visible to this container"),
+                "the sidecar's log says what README's troubleshooting names (metadata root does not exist):\n" + log);
+    }
+
+    @Test
+    void aKilledSidecarIsRestartedAloneAndTheAppIsAnsweredAgain() throws Exception {
+        String namespace = NODE.restrictedNamespace("sigkill", Map.of());
+        Pod pod = PODS.basePod(namespace, "sigkill");
+        NODE.client().resource(pod).create();
+        Pod running = PODS.awaitAppRunning(pod);
+
+        String sidecarId = NodePods.status(running, NodePods.SIDECAR).getContainerID().replaceFirst("^containerd://", "");
+        long pid = PODS.hostPid(sidecarId);
+        new ProcessBuilder("kill", "-KILL", Long.toString(pid)).inheritIO().start().waitFor(10, TimeUnit.SECONDS);
+
+        Pod restarted = Eventually.await(NodePods.POD_START, () -> PODS.get(running), p -> {
+            ContainerStatus sidecar = NodePods.status(p, NodePods.SIDECAR);
+            return sidecar.getRestartCount() == 1 && Boolean.TRUE.equals(sidecar.getStarted());
+        }, "kubelet restarted the sidecar and its startup probe passed again");
+        ContainerStatus sidecar = NodePods.status(restarted, NodePods.SIDECAR);
+        assertEquals(137, sidecar.getLastState().getTerminated().getExitCode(), "the sidecar was SIGKILLed");
+        ContainerStatus app = NodePods.status(restarted, NodePods.APP);
+        assertEquals(0, app.getRestartCount(), "the app was not restarted");
+        assertNotNull(app.getState().getRunning(), "the app keeps running");
+        String answer = PODS.exec(restarted, NodePods.APP, "curl", "-fsS", "localhost:8089/claims/gpu-claim/gpu");
+        assertTrue(answer.contains("\"requests\""), "the app's next request is answered: " + answer);
+    }
+
+    @Test
+    void atDeletionTheAppEndsFirstThenTheSidecarWhichExitsZero() throws Exception {
+        String namespace = NODE.restrictedNamespace("deletion", Map.of());
+        Pod pod = PODS.basePod(namespace, "deletion");
+        pod.getSpec().setTerminationGracePeriodSeconds(5L);
+        NODE.client().resource(pod).create();
+        Pod running = PODS.awaitAppRunning(pod);
+
+        NODE.client().resource(running).withGracePeriod(5).delete();
+        Pod last = running;
+        java.time.Instant sidecarStopped = null;
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (System.nanoTime() < deadline) {
+            Pod now = PODS.get(running);
+            if (now == null) {
+                break;
+            }
+            last = now;
+            if (sidecarStopped == null) {
+                try {
+                    sidecarStopped = PODS.log(now, NodePods.SIDECAR).stream()
+                            .filter(line -> line.text().contains("stopped in")).map(NodePods.TimedLine::time)
+                            .findFirst().orElse(null);
+                } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
+                    // the container is being removed
+                }
+            }
+            if (NodePods.status(now, NodePods.APP).getState().getTerminated() != null
+                    && NodePods.status(now, NodePods.SIDECAR).getState().getTerminated() != null) {
+                break;
+            }
+            Thread.sleep(50);
+        }
+        ContainerStatus app = NodePods.status(last, NodePods.APP);
+        ContainerStatus sidecar = NodePods.status(last, NodePods.SIDECAR);
+        assertNotNull(app.getState().getTerminated(), "the app ended: " + app);
+        assertNotNull(sidecar.getState().getTerminated(), "the sidecar ended: " + sidecar);
+        assertNotNull(sidecarStopped, "the sidecar logged its stop");
+        java.time.Instant appFinished = java.time.Instant.parse(app.getState().getTerminated().getFinishedAt());
+        // finishedAt has whole seconds: the app ended within the second it names, the sidecar stopped after it.
+        assertFalse(sidecarStopped.isBefore(appFinished), "the sidecar stopped (" + sidecarStopped
+                + ") after the app ended (" + appFinished + ")");
+        assertEquals(0, sidecar.getState().getTerminated().getExitCode(), "the sidecar's exit status on SIGTERM");
+        Eventually.await(Duration.ofSeconds(60), () -> PODS.get(running), p -> p == null, "the pod gone");
+        assertNull(PODS.get(running));
+    }
+}

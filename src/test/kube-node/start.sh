@@ -1,0 +1,294 @@
+#!/usr/bin/env bash
+# Runs a single-node Kubernetes on this machine until this script is stopped: kube-apiserver and etcd
+# (../kube-apiserver/start.sh), containerd (CDI on), kubelet, kube-scheduler, kube-controller-manager and the
+# upstream DRA test driver (`test-driver kubelet-plugin --enable-device-metadata`), from build.sh.
+#
+#   start.sh <state-dir>
+#
+# When the node is usable (Node Ready and untainted, the driver's ResourceSlice published, the DeviceClass
+# gpu.example.com that the shipped manifests use, the default ServiceAccount), writes <state-dir>/kubeconfig
+# and then <state-dir>/ready (the server URL). <state-dir>/env holds the node's facts for the tests (containerd
+# socket, ctr, app image name). Logs: <state-dir>/*.log.
+#
+# The node: name dra-test-node, address 198.18.0.1 on the link dra-node0 (a bridge without ports); pods get their own network
+# namespace through the CNI plugins bridge (dra-cni0, 198.18.1.1/24, no gateway, no masquerading) and
+# host-local (198.18.1.0/24), so kubelet probes the pod IP. 198.18.0.0/15 (the benchmarking range) is
+# unreachable beyond those addresses and the pods have no default route: nothing leaves the machine.
+# The host's sysctls stay untouched: kubelet runs in its own mount namespace in which read-only files over
+# /proc/sys hold the values it wants; /var/lib/kubelet is an rshared mount so that its pod volumes reach
+# containerd. The app image (app-image.sh: busybox, curl, python3) is imported and is also the sandbox image.
+#
+# One node per machine (fixed paths and ports: /var/lib/kubelet, /var/run/cdi, /run/containerd, 10250): a
+# second start fails while one runs. On SIGTERM, SIGINT, SIGHUP, any component exiting, or the process that
+# started it dying (checked every second), it deletes the pods, stops every process, unmounts what kubelet and
+# containerd mounted, removes the links, the route, the cgroups and the driver's CDI specs; if this script is
+# killed outright, the kernel kills the processes and the next start removes what was left.
+# Exit status: 3 without a Go toolchain (from build.sh), 1 on any failure; the reason is on stderr.
+set -euo pipefail
+here="$(cd "$(dirname "$0")" && pwd)"
+state="${1:?usage: start.sh <state-dir>}"
+state="$(mkdir -p "$state" && cd "$state" && pwd)"
+parent=$PPID
+rm -f "$state/ready" "$state/kubeconfig" "$state/env"
+
+node=dra-test-node
+node_ip=198.18.0.1
+bridge=dra-cni0
+bridge_cidr=198.18.1.1/24
+pod_subnet=198.18.1.0/24
+node_link=dra-node0
+reserved_range=198.18.0.0/15
+driver=test-driver.cdi.k8s.io
+app_image=localhost/dra-test-node/app:1
+run=/var/lib/dra-test-node   # fixed: what a killed run left behind is found and removed by the next one
+sock="$run/containerd/containerd.sock"
+cleanup_lib="$here/teardown.sh"
+
+[ "$(id -u)" = 0 ] || { echo "the real node needs root" >&2; exit 1; }
+exec 8>/run/dra-test-node.lock
+flock -n 8 || { echo "a real node already runs on this machine (lock /run/dra-test-node.lock)" >&2; exit 1; }
+
+bin="$("$here/build.sh")/bin"
+for tool in runc ip iptables-save unshare setpriv kubectl; do
+  command -v "$tool" >/dev/null || { echo "the real node needs $tool" >&2; exit 1; }
+done
+[ -x /usr/lib/cni/bridge ] || { echo "the real node needs the CNI plugins (apt-get install containernetworking-plugins)" >&2; exit 1; }
+
+if [ -e /var/lib/kubelet ] && [ ! -d "$run" ]; then
+  echo "/var/lib/kubelet exists and is not a real node's of these tests: refusing to touch it" >&2
+  exit 1
+fi
+# shellcheck source=teardown.sh
+source "$cleanup_lib"
+teardown_node   # whatever a killed run left behind
+
+pids=()
+names=()
+cleanup() {
+  trap - EXIT INT TERM HUP
+  rm -f "$state/ready"
+  if [ -f "$state/kubeconfig" ]; then
+    # Kubelet kills the containers, unprepares the claims (the driver removes its files) and tears down the pods' networks.
+    kubectl --kubeconfig "$state/kubeconfig" delete pods --all-namespaces --all --grace-period=1 --wait=false \
+      >/dev/null 2>&1 || true
+    for _ in $(seq 150); do
+      [ -z "$("$bin/ctr" --address "$sock" -n k8s.io containers ls -q 2>/dev/null)" ] && break
+      sleep 0.1
+    done
+  fi
+  local i
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do stop_process "${pids[i]}"; done
+  teardown_node
+  rm -f "$state/kubeconfig" "$state/env"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+started=$(date +%s%N)
+# start_process <name> <command...>: runs it with its log in <state>/<name>.log; the kernel kills it should this script die.
+start_process() {
+  local name=$1
+  shift
+  setpriv --pdeathsig KILL "$@" >"$state/$name.log" 2>&1 &
+  pids+=($!)
+  names+=("$name")
+}
+check_processes() {
+  local i
+  for i in "${!pids[@]}"; do
+    if ! kill -0 "${pids[i]}" 2>/dev/null; then
+      echo "${names[i]} exited; its log, $state/${names[i]}.log, ends with:" >&2
+      tail -20 "$state/${names[i]}.log" >&2
+      exit 1
+    fi
+  done
+}
+wait_for() {   # wait_for <what> <seconds> <command...>
+  local what=$1 seconds=$2
+  shift 2
+  for _ in $(seq $((seconds * 10))); do
+    check_processes
+    if "$@" >/dev/null 2>&1; then return 0; fi
+    sleep 0.1
+  done
+  echo "$what: not reached within $seconds s (logs in $state)" >&2
+  exit 1
+}
+
+mkdir -p "$run"/{containerd,cni/net.d,cni/ipam,sysctl} /var/lib/kubelet/plugins_registry "/var/lib/kubelet/plugins/$driver" \
+  /var/run/cdi
+
+# kubelet links every container's log into this fixed directory.
+[ -d /var/log/containers ] || touch "$run/made-var-log-containers"
+
+# The API server first: it takes the longest.
+mkdir -p "$state/apiserver"
+setpriv --pdeathsig TERM bash "$here/../kube-apiserver/start.sh" "$state/apiserver" >"$state/apiserver.log" 2>&1 &
+pids+=($!)
+names+=(apiserver)
+
+# Network: the node's address, the pods' bridge, and nothing routed off the machine.
+ip link add "$node_link" type bridge   # no dummy driver on these kernels: a bridge without ports holds the address as well
+ip addr add "$node_ip/32" dev "$node_link"
+ip link set "$node_link" up
+ip link add "$bridge" type bridge
+ip addr add "$bridge_cidr" dev "$bridge"
+ip link set "$bridge" up
+ip route add unreachable "$reserved_range"
+cat >"$run/cni/net.d/10-dra-test.conflist" <<CNI
+{
+  "cniVersion": "1.0.0",
+  "name": "dra-test",
+  "plugins": [
+    {
+      "type": "bridge", "bridge": "$bridge", "isGateway": false, "isDefaultGateway": false, "ipMasq": false,
+      "hairpinMode": false,
+      "ipam": { "type": "host-local", "dataDir": "$run/cni/ipam", "ranges": [[{ "subnet": "$pod_subnet", "rangeStart": "198.18.1.10" }]] }
+    }
+  ]
+}
+CNI
+
+# /var/lib/kubelet: shared, so that the mounts kubelet makes in its own namespace reach containerd's.
+mount --bind /var/lib/kubelet /var/lib/kubelet
+mount --make-rshared /var/lib/kubelet
+
+cat >"$run/containerd/config.toml" <<TOML
+version = 4
+root = '$run/containerd/root'
+state = '$run/containerd/state'
+imports = []
+[plugins.'io.containerd.server.v1.grpc']
+  address = '$sock'
+[plugins.'io.containerd.server.v1.ttrpc']
+  address = '$sock.ttrpc'
+[plugins.'io.containerd.cri.v1.images']
+  snapshotter = 'overlayfs'
+  [plugins.'io.containerd.cri.v1.images'.pinned_images]
+    sandbox = '$app_image'
+[plugins.'io.containerd.cri.v1.runtime']
+  # No CAP_SYS_RESOURCE here: runc cannot lower oom_score_adj below the shim's.
+  restrict_oom_score_adj = true
+  disable_apparmor = true
+  cdi_spec_dirs = ['/etc/cdi', '/var/run/cdi']
+  netns_mounts_under_state_dir = true
+  [plugins.'io.containerd.cri.v1.runtime'.cni]
+    bin_dirs = ['/usr/lib/cni']
+    conf_dir = '$run/cni/net.d'
+  [plugins.'io.containerd.cri.v1.runtime'.containerd]
+    default_runtime_name = 'runc'
+    [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc]
+      runtime_type = 'io.containerd.runc.v2'
+      [plugins.'io.containerd.cri.v1.runtime'.containerd.runtimes.runc.options]
+        BinaryName = '$(command -v runc)'
+        SystemdCgroup = false
+TOML
+PATH="$bin:$PATH" start_process containerd "$bin/containerd" --config "$run/containerd/config.toml"
+ctr=("$bin/ctr" --address "$sock")
+wait_for "containerd answering" 30 "${ctr[@]}" version
+
+"$here/app-image.sh" "$bin/pause" "$app_image" "$run/app-image.tar"
+"${ctr[@]}" -n k8s.io images import "$run/app-image.tar" >/dev/null
+
+# Kubelet's sysctls, as read-only files in its mount namespace; the host's stay as they are.
+sysctl_mounts=""
+for setting in vm/overcommit_memory=1 vm/panic_on_oom=0 kernel/panic=10 kernel/panic_on_oops=1 \
+  kernel/keys/root_maxkeys=1000000 kernel/keys/root_maxbytes=25000000; do
+  key=${setting%=*}
+  value=${setting#*=}
+  if [ "$(cat "/proc/sys/$key")" != "$value" ]; then
+    file="$run/sysctl/${key//\//.}"
+    echo "$value" >"$file"
+    sysctl_mounts+="mount --bind $file /proc/sys/$key && mount -o remount,ro,bind /proc/sys/$key && "
+  fi
+done
+
+wait_for "kube-apiserver ready" 90 test -f "$state/apiserver/ready"
+kubeconfig="$state/apiserver/kubeconfig"
+python3 - "$kubeconfig" "$run/ca.crt" <<'PY'
+import base64, re, sys
+text = open(sys.argv[1]).read()
+data = re.search(r"certificate-authority-data: (\S+)", text).group(1)
+open(sys.argv[2], "wb").write(base64.b64decode(data))
+PY
+
+cat >"$run/kubelet.yaml" <<YAML
+apiVersion: kubelet.config.k8s.io/v1beta1
+kind: KubeletConfiguration
+address: $node_ip
+healthzBindAddress: 127.0.0.1
+readOnlyPort: 0
+authentication:
+  anonymous:
+    enabled: true
+  webhook:
+    enabled: false
+authorization:
+  mode: AlwaysAllow
+containerRuntimeEndpoint: unix://$sock
+cgroupDriver: cgroupfs
+cgroupsPerQOS: true
+failCgroupV1: false
+failSwapOn: false
+oomScoreAdj: 0
+makeIPTablesUtilChains: false
+protectKernelDefaults: false
+imageGCHighThresholdPercent: 100
+imageGCLowThresholdPercent: 99
+evictionHard:
+  memory.available: 1Mi
+  nodefs.available: 1%
+  imagefs.available: 1%
+  nodefs.inodesFree: 1%
+registerNode: true
+podLogsDir: $run/pod-logs
+YAML
+start_process kubelet unshare --mount --propagation unchanged -- sh -c "${sysctl_mounts}exec $bin/kubelet \
+  --config=$run/kubelet.yaml --kubeconfig=$kubeconfig --hostname-override=$node --node-ip=$node_ip"
+start_process kube-scheduler "$bin/kube-scheduler" --kubeconfig="$kubeconfig" --authentication-kubeconfig="$kubeconfig" \
+  --authorization-kubeconfig="$kubeconfig" --leader-elect=false --bind-address=127.0.0.1 --secure-port=0
+start_process kube-controller-manager "$bin/kube-controller-manager" --kubeconfig="$kubeconfig" \
+  --leader-elect=false --bind-address=127.0.0.1 --secure-port=0 --root-ca-file="$run/ca.crt" \
+  --controllers=serviceaccount-controller,root-ca-certificate-publisher-controller,resourceclaim-controller,node-lifecycle-controller,garbage-collector-controller,deployment-controller,replicaset-controller
+start_process test-driver "$bin/test-driver" --kubeconfig="$kubeconfig" kubelet-plugin --node-name="$node" \
+  --enable-device-metadata --num-devices=16
+
+k=(kubectl --kubeconfig "$kubeconfig")
+kubectl_apply() { "${k[@]}" apply -f - >/dev/null; }
+kubectl_apply <<YAML
+# Stands in for the GPU class the shipped manifests ask for: any device of the upstream test driver.
+apiVersion: resource.k8s.io/v1
+kind: DeviceClass
+metadata:
+  name: gpu.example.com
+spec:
+  selectors:
+    - cel:
+        expression: device.driver == "$driver"
+YAML
+node_ready() {
+  [ "$("${k[@]}" get node "$node" -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}')" = True ] &&
+    [ -z "$("${k[@]}" get node "$node" -o 'jsonpath={.spec.taints}')" ]
+}
+wait_for "node $node Ready and untainted" 90 node_ready
+slice_published() { "${k[@]}" get resourceslices -o name | grep -q .; }
+wait_for "the driver's ResourceSlice" 60 slice_published
+wait_for "the default ServiceAccount" 60 "${k[@]}" get serviceaccount default -n default
+
+cat >"$state/env" <<ENV
+containerd_socket=$sock
+ctr=$bin/ctr
+app_image=$app_image
+node=$node
+driver=$driver
+plugin_dir=/var/lib/kubelet/plugins/$driver
+ENV
+cp "$kubeconfig" "$state/kubeconfig"
+cat "$state/apiserver/ready" >"$state/ready"
+echo "node $node usable in $(( ($(date +%s%N) - started) / 1000000 )) ms" >&2
+
+while true; do
+  check_processes
+  kill -0 "$parent" 2>/dev/null || exit 0
+  sleep 1
+done
