@@ -1,7 +1,7 @@
 package dev.dra.sidecar.kube;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
+import dev.dra.sidecar.testsupport.RunWide;
+import dev.dra.sidecar.testsupport.Unavailable;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
@@ -31,7 +31,6 @@ final class KubeApiServerExtension implements BeforeAllCallback {
             "pod-security.kubernetes.io/warn", "restricted",
             "pod-security.kubernetes.io/audit", "restricted");
 
-    private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(KubeApiServerExtension.class);
     private static final AtomicInteger NAMESPACES = new AtomicInteger();
 
     private Shared shared;
@@ -49,7 +48,7 @@ final class KubeApiServerExtension implements BeforeAllCallback {
                         .withHttpClientBuilderConsumer(builder -> builder.addOrReplaceInterceptor("warnings", warnings))
                         .build();
                 return new Shared(server, client, warnings, null);
-            } catch (KubeApiServer.Unavailable e) {
+            } catch (Unavailable e) {
                 return new Shared(null, null, null, e.getMessage());
             }
         }
@@ -67,12 +66,7 @@ final class KubeApiServerExtension implements BeforeAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        shared = context.getRoot().getStore(STORE).computeIfAbsent(Shared.class, k -> Shared.start(), Shared.class);
-        if (shared.unavailable() != null) {
-            // A class aborted in beforeAll shows as "Tests run: 0" in Maven's summary: say why in the log.
-            System.err.println("SKIPPED " + context.getDisplayName() + ": " + shared.unavailable());
-        }
-        assumeTrue(shared.unavailable() == null, shared.unavailable());
+        shared = RunWide.get(context, KubeApiServerExtension.class, Shared.class, Shared::start, Shared::unavailable);
     }
 
     KubernetesClient client() {

@@ -1,7 +1,7 @@
 package dev.dra.sidecar.node;
 
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
-
+import dev.dra.sidecar.testsupport.RunWide;
+import dev.dra.sidecar.testsupport.Unavailable;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
@@ -24,7 +24,6 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  */
 final class KubeNodeExtension implements BeforeAllCallback {
 
-    private static final ExtensionContext.Namespace STORE = ExtensionContext.Namespace.create(KubeNodeExtension.class);
     private static final AtomicInteger NAMESPACES = new AtomicInteger();
     private static final Map<String, String> RESTRICTED = Map.of(
             "pod-security.kubernetes.io/enforce", "restricted",
@@ -44,7 +43,7 @@ final class KubeNodeExtension implements BeforeAllCallback {
             KubeNode node;
             try {
                 node = KubeNode.start();
-            } catch (KubeNode.Unavailable e) {
+            } catch (Unavailable e) {
                 return new Shared(null, null, null, e.getMessage());
             }
             try {
@@ -71,11 +70,7 @@ final class KubeNodeExtension implements BeforeAllCallback {
 
     @Override
     public void beforeAll(ExtensionContext context) {
-        shared = context.getRoot().getStore(STORE).computeIfAbsent(Shared.class, k -> Shared.start(), Shared.class);
-        if (shared.unavailable() != null) {
-            System.err.println("SKIPPED " + context.getDisplayName() + ": " + shared.unavailable());
-        }
-        assumeTrue(shared.unavailable() == null, shared.unavailable());
+        shared = RunWide.get(context, KubeNodeExtension.class, Shared.class, Shared::start, Shared::unavailable);
     }
 
     KubernetesClient client() {

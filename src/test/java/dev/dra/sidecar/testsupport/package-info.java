@@ -4,8 +4,10 @@
  * ({@link dev.dra.sidecar.testsupport.MetadataFiles}), metadata objects ({@link
  * dev.dra.sidecar.testsupport.DeviceMetadataJson}), temporary trees ({@link dev.dra.sidecar.testsupport.FileTrees}),
  * free loopback ports ({@link dev.dra.sidecar.testsupport.LocalPorts}), the project's version ({@link
- * dev.dra.sidecar.testsupport.ProjectVersion}), and the packaged jar as a child process
- * for {@code *IT} tests ({@link dev.dra.sidecar.testsupport.PackagedSidecar}). RestAssured in every
+ * dev.dra.sidecar.testsupport.ProjectVersion}), the packaged jar as a child process
+ * for {@code *IT} tests ({@link dev.dra.sidecar.testsupport.PackagedSidecar}), and a real component run by its
+ * folder's build.sh and start.sh ({@link dev.dra.sidecar.testsupport.ScriptedComponent}) and shared by the whole
+ * test run ({@link dev.dra.sidecar.testsupport.RunWide}). RestAssured in every
  * {@code @QuarkusTest} closes each connection after its response ({@link
  * dev.dra.sidecar.testsupport.WellBehavedHttpClients}), so tests never hold the server's connection limit.
  *
