@@ -149,16 +149,19 @@ class GoOracleDifferentialIT {
     static final class StreamCases {
         private final RandomMetadata random;
         private final StreamMutations mutations;
+        private final UnicodeCases unicode;
 
         StreamCases(Random random) {
             this.random = new RandomMetadata(random);
             this.mutations = new StreamMutations(this.random);
+            this.unicode = new UnicodeCases(new Random(random.nextLong()));
         }
 
         List<byte[]> next() throws IOException {
             DeviceMetadata object = random.object();
-            return switch (random.random.nextInt(20)) {
+            return switch (random.random.nextInt(22)) {
                 case 0, 1, 2, 3, 4 -> List.of(random.stream(object).bytes());
+                case 20, 21 -> List.of(unicode.next());
                 case 5, 6, 7 -> List.of(random.mutate(random.stream(object).bytes()));
                 case 8 -> truncations();
                 default -> List.of(withNeighbours(mutations.mutate(GoCompatibleJson.mapper().writeValueAsString(object))));
