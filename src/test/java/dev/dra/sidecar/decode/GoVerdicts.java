@@ -103,11 +103,16 @@ final class GoVerdicts {
         return null;
     }
 
+    /** A number literal Go quotes in a type error, beyond the 64 characters the sidecar keeps of it. */
+    private static final Pattern LONG_LITERAL = Pattern.compile("(cannot unmarshal number )([^ ]{64})[^ ]+( into )");
+
     /**
      * Go's error text, or (as the sidecar documents) the same cut after a few hundred characters of the part that
-     * quotes the file, marked by {@code ...}.
+     * quotes the file, marked by {@code ...}; a number literal in a type error longer than 64 characters is cut
+     * to those and {@code ...}, so that the field path after it stays in the detail.
      */
     private static boolean sameText(String goError, String message) {
+        goError = LONG_LITERAL.matcher(goError).replaceFirst("$1$2...$3");
         if (goError.equals(message)) {
             return true;
         }
