@@ -124,8 +124,9 @@ public final class MetadataStreamDecoder {
 
     /**
      * Go's {@code SimpleMetaFactory.Interpret} then the serializer's kind and version checks: apiVersion and
-     * kind are found among the top-level keys as {@code json.Unmarshal} finds them (by Go's case folding) (in document order, the last match wins),
-     * must be strings (or null), and the apiVersion must have at most one slash.
+     * kind are found among the top-level keys as {@code json.Unmarshal} finds them, by Go's case folding
+     * ({@link GoUnicode#keyMatches}; in document order, the last match wins), must be strings (or null), and the
+     * apiVersion must have at most one slash.
      */
     private static GroupVersionKind peekGroupVersionKind(GoText.JsonText json, int start, int end, String source)
             throws MetadataDecodeException, IOException {
