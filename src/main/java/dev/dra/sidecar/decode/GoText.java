@@ -172,6 +172,19 @@ final class GoText {
         return v;
     }
 
+    /**
+     * {@code s} cut to at most {@code max} characters and marked with {@code ...}, never between the two halves
+     * of a surrogate pair (a lone surrogate cannot be written as UTF-8): what is kept is always a prefix of
+     * {@code s}. {@code s} itself when it is not longer.
+     */
+    static String clip(String s, int max) {
+        if (s.length() <= max) {
+            return s;
+        }
+        int end = Character.isHighSurrogate(s.charAt(max - 1)) ? max - 1 : max;
+        return s.substring(0, end) + "...";
+    }
+
     private static int compareCodePoints(String a, String b) {
         int i = 0;
         int j = 0;

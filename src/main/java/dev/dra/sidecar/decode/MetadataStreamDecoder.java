@@ -84,27 +84,25 @@ public final class MetadataStreamDecoder {
                     source + ": no metadata objects found in stream");
         }
         throw new MetadataDecodeException(FailureCode.NO_COMPATIBLE_VERSION, source
-                + ": no compatible metadata version found in stream (unknown versions: " + list(unknown) + ")");
+                + ": no compatible metadata version found in stream (unknown versions: " + list(unknown));
     }
 
     /**
-     * The versions joined as Go joins them, but cut after {@link #MAX_MESSAGE} characters: a file of many
-     * thousand tiny unknown objects would otherwise make a detail line of hundreds of kilobytes.
+     * The versions joined as Go joins them, then {@code )}, cut as every quote from the file is cut
+     * ({@link #clip}): a file of many thousand tiny unknown objects would otherwise make a detail line of
+     * hundreds of kilobytes. Joining stops once the cut is certain.
      */
     private static String list(List<String> versions) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < versions.size(); i++) {
+        for (int i = 0; i < versions.size() && sb.length() <= MAX_MESSAGE; i++) {
             sb.append(i == 0 ? "" : ", ").append(versions.get(i));
-            if (sb.length() > MAX_MESSAGE && i + 1 < versions.size()) {
-                return clip(sb.toString()) + " and " + (versions.size() - i - 1) + " more";
-            }
         }
-        return clip(sb.toString());
+        return clip(sb.append(')').toString());
     }
 
     /** Cuts text quoted from the file (an apiVersion, a kind) so that no message exceeds a few hundred characters. */
     private static String clip(String s) {
-        return s.length() <= MAX_MESSAGE ? s : s.substring(0, MAX_MESSAGE) + "...";
+        return GoText.clip(s, MAX_MESSAGE);
     }
 
     /**
@@ -126,9 +124,9 @@ public final class MetadataStreamDecoder {
 
     /**
      * Go's {@code SimpleMetaFactory.Interpret} then the serializer's kind and version checks: apiVersion and
-     * kind are found case-insensitively among the top-level keys (in document order, the last string wins: a
-     * {@code null} keeps what an earlier key gave), must be strings (or null), and the apiVersion must have at
-     * most one slash.
+     * kind are found among the top-level keys as {@code json.Unmarshal} finds them, by Go's case folding
+     * ({@link GoUnicode#keyMatches}; in document order, the last string wins: a {@code null} keeps what an earlier
+     * key gave), must be strings (or null), and the apiVersion must have at most one slash.
      */
     private static GroupVersionKind peekGroupVersionKind(GoText.JsonText json, int start, int end, String source)
             throws MetadataDecodeException, IOException {
@@ -140,8 +138,8 @@ public final class MetadataStreamDecoder {
             while (object.nextToken() == JsonToken.FIELD_NAME) {
                 String name = object.currentName();
                 JsonToken value = object.nextToken();
-                boolean isApiVersion = name.equalsIgnoreCase("apiVersion");
-                boolean isKind = name.equalsIgnoreCase("kind");
+                boolean isApiVersion = GoUnicode.keyMatches(name, "apiVersion");
+                boolean isKind = GoUnicode.keyMatches(name, "kind");
                 if (!isApiVersion && !isKind) {
                     object.skipChildren();
                     continue;
@@ -346,7 +344,10 @@ public final class MetadataStreamDecoder {
         return new String(raw, start, Math.min(end - start, MAX_MESSAGE + 1));
     }
 
-    /** Go's {@code %q} of a string ({@code strconv.Quote}): escapes for quotes, backslashes and unprintable characters. */
+    /**
+     * Go's {@code %q} of a string ({@code strconv.Quote}): escapes for quotes, backslashes and what Go's tables
+     * hold unprintable ({@link GoUnicode#isPrint}), whatever the JDK's Unicode version.
+     */
     static String goQuote(String s) {
         StringBuilder out = new StringBuilder("\"");
         s.codePoints().forEach(c -> {
@@ -363,7 +364,7 @@ public final class MetadataStreamDecoder {
                 default -> {
                     if (c < 0x20 || c == 0x7F) {
                         out.append(String.format("\\x%02x", c));
-                    } else if (c == ' ' || isPrintable(c)) {
+                    } else if (GoUnicode.isPrint(c)) {
                         out.appendCodePoint(c);
                     } else {
                         out.append(c > 0xFFFF ? String.format("\\U%08x", c) : String.format("\\u%04x", c));
@@ -372,15 +373,6 @@ public final class MetadataStreamDecoder {
             }
         });
         return out.append('"').toString();
-    }
-
-    /** Go's {@code unicode.IsPrint} but for the ASCII space: letters, marks, numbers, punctuation and symbols. */
-    private static boolean isPrintable(int c) {
-        return switch (Character.getType(c)) {
-            case Character.CONTROL, Character.FORMAT, Character.PRIVATE_USE, Character.SURROGATE, Character.UNASSIGNED,
-                    Character.LINE_SEPARATOR, Character.PARAGRAPH_SEPARATOR, Character.SPACE_SEPARATOR -> false;
-            default -> true;
-        };
     }
 
     /** How Go's {@code json.UnmarshalTypeError} names a JSON value that is not a string. */

@@ -25,6 +25,14 @@ public final class MetadataValidator {
     private static final int MAX_ATTRIBUTES = 32;
     private static final int MAX_DRIVER_NAME = 63;
     private static final int MAX_POOL_NAME = 253;
+    /**
+     * A pool name within its length limit has at most this many segments (all of them empty). A longer one is
+     * too long already; its segments past these are not examined but reported as one violation
+     * ({@link #POOL_SEGMENTS_NOT_EXAMINED}), where Go reports one per segment: a file of slashes would otherwise
+     * make a report dozens of times its size.
+     */
+    static final int MAX_POOL_SEGMENTS = MAX_POOL_NAME + 1;
+    static final String POOL_SEGMENTS_NOT_EXAMINED = "segments past " + MAX_POOL_SEGMENTS + " are not examined";
     private static final int MAX_STRING_ITEM_BYTES = 64;
     private static final int MAX_INTERFACE_NAME_BYTES = 256;
     private static final int MAX_HARDWARE_ADDRESS_BYTES = 128;
@@ -139,15 +147,22 @@ public final class MetadataValidator {
         if (bytes(pool) > MAX_POOL_NAME) {
             out.add(new Violation(at, "TooLong", "must be no more than " + MAX_POOL_NAME + " bytes"));
         }
-        String[] segments = pool.split("/", -1);
-        for (int i = 0; i < segments.length; i++) {
-            if (segments[i].isEmpty()) {
+        int from = 0;
+        for (int i = 0; from <= pool.length(); i++) {
+            if (i == MAX_POOL_SEGMENTS) {
+                out.add(new Violation(at, "Invalid", POOL_SEGMENTS_NOT_EXAMINED));
+                return;
+            }
+            int slash = pool.indexOf('/', from);
+            int to = slash < 0 ? pool.length() : slash;
+            if (from == to) {
                 out.add(new Violation(at, "Invalid", "segment " + i + ": must not be empty"));
-                continue;
+            } else {
+                for (String problem : DnsNames.subdomainProblems(pool.substring(from, to), false)) {
+                    out.add(new Violation(at, "Invalid", "segment " + i + ": " + problem));
+                }
             }
-            for (String problem : DnsNames.subdomainProblems(segments[i], false)) {
-                out.add(new Violation(at, "Invalid", "segment " + i + ": " + problem));
-            }
+            from = to + 1;
         }
     }
 

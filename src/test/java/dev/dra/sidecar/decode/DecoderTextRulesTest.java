@@ -97,7 +97,8 @@ class DecoderTextRulesTest {
                 d -> TestStreams.assertContainsInOrder(encode(d.object()), "\"B\"", "\"b\"", "\"\uFFFD\"", "\"\uD83D\uDE00\"")));
         cases.add(new Case("the detail lists at most a few hundred characters of versions", bytes(UNKNOWN.repeat(20_000)), s -> {
             MetadataDecodeException many = TestStreams.assertFails(s, NO_COMPATIBLE_VERSION,
-                    "(unknown versions: metadata.resource.k8s.io/v1000, metadata.resource.k8s.io/v1000", "more)");
+                    "(unknown versions: metadata.resource.k8s.io/v1000, metadata.resource.k8s.io/v1000");
+            assertTrue(many.getMessage().endsWith("..."), many.getMessage()); // cut as every quote is cut: Go's prefix
             assertTrue(many.getMessage().length() < 1_000, many.getMessage());
         }));
         String cut = "v".repeat(600);

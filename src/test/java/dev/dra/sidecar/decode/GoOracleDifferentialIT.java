@@ -45,6 +45,8 @@ class GoOracleDifferentialIT {
     private static final int TREE_PERCENT = 20;
     private static final int REPORTED = 20;
     private static final ObjectMapper JSON = GoOracle.JSON;
+    /** Inputs Jazzer found to reach new code in the decoder ({@link DecoderFuzzTarget}). */
+    private static final Path CORPUS = Path.of("src/test/resources/fixtures/oracle-corpus");
 
     private static Path root;
     private static PackagedSidecar sidecar;
@@ -69,6 +71,15 @@ class GoOracleDifferentialIT {
     @Test
     void streamsDecodeAsGoDecodesThem() throws Throwable {
         onLargeStack(this::compareStreams);
+    }
+
+    /**
+     * The coverage-guided corpus: inputs Jazzer kept because they reach new code in the decoder
+     * ({@code src/test/jazzer/fuzz.sh}), every one of them every run.
+     */
+    @Test
+    void theCoverageCorpusDecodesAsGoDecodesIt() throws Throwable {
+        onLargeStack(this::compareCorpus);
     }
 
     @Test
@@ -109,15 +120,36 @@ class GoOracleDifferentialIT {
             int done = 0;
             while (done < cases) {
                 for (byte[] stream : generator.next()) {
-                    String difference = verdicts.decode(oracle.decode(stream), validate(stream));
-                    if (difference != null) {
-                        differences.add(done, "stream (base64) " + Base64.getEncoder().encodeToString(stream) + "\n  "
-                                + new String(stream, StandardCharsets.UTF_8).replaceAll("(.{400}).*", "$1…") + "\n  " + difference);
-                    }
+                    compare(stream, String.valueOf(done), oracle, verdicts, differences);
                     done++;
                 }
             }
             differences.assertNone(done, started);
+        }
+    }
+
+    private void compareCorpus() throws Exception {
+        Differences differences = new Differences("corpus");
+        long started = System.nanoTime();
+        List<Path> files;
+        try (var listing = Files.list(CORPUS)) {
+            files = listing.sorted().toList();
+        }
+        try (GoOracle oracle = GoOracle.start()) {
+            GoVerdicts verdicts = new GoVerdicts(oracle);
+            for (Path file : files) {
+                compare(Files.readAllBytes(file), file.getFileName().toString(), oracle, verdicts, differences);
+            }
+            differences.assertNone(files.size(), started);
+        }
+    }
+
+    private void compare(byte[] stream, String name, GoOracle oracle, GoVerdicts verdicts, Differences differences)
+            throws IOException {
+        String difference = verdicts.decode(oracle.decode(stream), validate(stream));
+        if (difference != null) {
+            differences.add(name, "stream (base64) " + Base64.getEncoder().encodeToString(stream) + "\n  "
+                    + new String(stream, StandardCharsets.UTF_8).replaceAll("(.{400}).*", "$1…") + "\n  " + difference);
         }
     }
 
@@ -149,16 +181,19 @@ class GoOracleDifferentialIT {
     static final class StreamCases {
         private final RandomMetadata random;
         private final StreamMutations mutations;
+        private final UnicodeCases unicode;
 
         StreamCases(Random random) {
             this.random = new RandomMetadata(random);
             this.mutations = new StreamMutations(this.random);
+            this.unicode = new UnicodeCases(new Random(random.nextLong()));
         }
 
         List<byte[]> next() throws IOException {
             DeviceMetadata object = random.object();
-            return switch (random.random.nextInt(20)) {
+            return switch (random.random.nextInt(22)) {
                 case 0, 1, 2, 3, 4 -> List.of(random.stream(object).bytes());
+                case 20, 21 -> List.of(unicode.next());
                 case 5, 6, 7 -> List.of(random.mutate(random.stream(object).bytes()));
                 case 8 -> truncations();
                 default -> List.of(withNeighbours(mutations.mutate(GoCompatibleJson.mapper().writeValueAsString(object))));
@@ -206,7 +241,7 @@ class GoOracleDifferentialIT {
             this.kind = kind;
         }
 
-        void add(int caseNumber, String difference) {
+        void add(Object caseNumber, String difference) {
             count++;
             if (reported.size() < REPORTED) {
                 reported.add("case " + caseNumber + ": " + difference);

@@ -3,6 +3,7 @@ package dev.dra.sidecar.decode;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.FileTrees;
 import dev.dra.sidecar.testsupport.GoOracle;
 import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.IOException;
@@ -55,7 +56,10 @@ final class RequestTrees {
         }
     }
 
-    /** Writes one batch, waits until the sidecar lists it, compares every read; how many comparisons ran. */
+    /**
+     * Writes one batch, waits until the sidecar lists it, compares every read and removes the batch again (so that
+     * a long run keeps one batch in the sidecar's pod-sized heap, not all of them); how many comparisons ran.
+     */
     int runBatch(int batch, GoOracleDifferentialIT.Differences differences, int firstCase) throws IOException {
         List<Request> requests = new ArrayList<>();
         for (int i = 0; i < REQUESTS_PER_BATCH; i++) {
@@ -70,6 +74,10 @@ final class RequestTrees {
         int cases = firstCase;
         for (Request request : requests) {
             cases += compare(request, differences, cases);
+        }
+        for (Request request : requests) {
+            FileTrees.deleteTree(root.resolve(request.kind.equals("claims") ? "resourceclaims" : "resourceclaimtemplates")
+                    .resolve(request.claim));
         }
         return cases - firstCase;
     }

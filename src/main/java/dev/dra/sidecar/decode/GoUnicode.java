@@ -1,0 +1,113 @@
+package dev.dra.sidecar.decode;
+
+import java.io.BufferedReader;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.InputStreamReader;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
+
+/**
+ * The Unicode tables of the Go toolchain the upstream reader is built with (Unicode 15.0 for Go 1.26), used
+ * wherever the sidecar must see characters as Go does rather than as the JDK it runs on (whose Unicode
+ * version differs, in either direction):
+ *
+ * <ul>
+ *   <li>{@link #isPrint}: {@code strconv.IsPrint}, what {@code %q} leaves unescaped;
+ *   <li>{@link #foldRune}: {@code encoding/json}'s folding of object keys (the smallest code point of each
+ *       {@code unicode.SimpleFold} orbit), by which {@code json.Unmarshal} matches a key to a field: the
+ *       Kelvin sign folds to {@code K} and the long s to {@code S}, while the dotted and dotless I fold to
+ *       nothing but themselves.
+ * </ul>
+ *
+ * The tables are the resource {@value #TABLES}, printed by {@code src/test/go/oracle/cmd/unicodetables};
+ * a test regenerates it with the pinned Go toolchain and compares.
+ */
+final class GoUnicode {
+
+    static final String TABLES = "go-unicode-tables.txt";
+
+    /** Printable ranges: {@code PRINT[2i]..PRINT[2i+1]}, inclusive, ascending. */
+    private static final int[] PRINT;
+    /** Code points that fold to another ({@code FOLD_TO[i]}), ascending. */
+    private static final int[] FOLD_FROM;
+    private static final int[] FOLD_TO;
+
+    static {
+        int[] print = new int[2048];
+        int[] from = new int[2048];
+        int[] to = new int[2048];
+        int p = 0;
+        int f = 0;
+        try (InputStream in = GoUnicode.class.getResourceAsStream(TABLES)) {
+            if (in == null) {
+                throw new IllegalStateException("resource " + TABLES + " is missing");
+            }
+            BufferedReader lines = new BufferedReader(new InputStreamReader(in, StandardCharsets.US_ASCII));
+            for (String line; (line = lines.readLine()) != null; ) {
+                String[] w = line.split(" ");
+                if (w[0].equals("print")) {
+                    print = ensure(print, p + 2);
+                    print[p++] = Integer.parseInt(w[1], 16);
+                    print[p++] = Integer.parseInt(w[2], 16);
+                } else if (w[0].equals("fold")) {
+                    from = ensure(from, f + 1);
+                    to = ensure(to, f + 1);
+                    from[f] = Integer.parseInt(w[1], 16);
+                    to[f++] = Integer.parseInt(w[2], 16);
+                }
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        PRINT = Arrays.copyOf(print, p);
+        FOLD_FROM = Arrays.copyOf(from, f);
+        FOLD_TO = Arrays.copyOf(to, f);
+    }
+
+    private GoUnicode() {}
+
+    private static int[] ensure(int[] a, int size) {
+        return size <= a.length ? a : Arrays.copyOf(a, 2 * a.length);
+    }
+
+    /** Go's {@code strconv.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space. */
+    static boolean isPrint(int codePoint) {
+        int lo = 0;
+        int hi = PRINT.length / 2 - 1;
+        while (lo <= hi) {
+            int mid = (lo + hi) >>> 1;
+            if (codePoint < PRINT[2 * mid]) {
+                hi = mid - 1;
+            } else if (codePoint > PRINT[2 * mid + 1]) {
+                lo = mid + 1;
+            } else {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** {@code encoding/json}'s {@code foldRune}: the smallest code point that {@code codePoint} case-folds with. */
+    static int foldRune(int codePoint) {
+        int i = Arrays.binarySearch(FOLD_FROM, codePoint);
+        return i >= 0 ? FOLD_TO[i] : codePoint;
+    }
+
+    /** Whether {@code json.Unmarshal} matches the object key {@code key} to the struct field named {@code field}. */
+    static boolean keyMatches(String key, String field) {
+        int i = 0;
+        int j = 0;
+        while (i < key.length() && j < field.length()) {
+            int a = key.codePointAt(i);
+            int b = field.codePointAt(j);
+            if (foldRune(a) != foldRune(b)) {
+                return false;
+            }
+            i += Character.charCount(a);
+            j += Character.charCount(b);
+        }
+        return i == key.length() && j == field.length();
+    }
+}
