@@ -81,9 +81,22 @@ def readme_build_script(repo):
     return m.group(1)
 
 
-def run_readme_build(repo, timeout=900):
-    """Runs the README's image build from the repository root, with podman as src/test/image/podman.sh."""
-    commands = f'set -euo pipefail\npodman() {{ bash {script(repo, "podman.sh")} "$@"; }}\n' + readme_build_script(repo)
+def ensure_base_images(repo):
+    """The base images of Dockerfile.jvm in podman's store (real or the labelled stand-ins); what each script said."""
+    said = []
+    for standin in ("distroless-standin.sh", "temurin-standin.sh"):
+        base = subprocess.run(["bash", script(repo, standin)], capture_output=True, text=True, timeout=900)
+        if base.returncode != 0:
+            raise RuntimeError(f"no base image: {base.stderr.strip()}")
+        said.append(base.stdout.strip())
+    return said
+
+
+def run_readme_build(repo, timeout=900, build_options=""):
+    """Runs the README's image build from the repository root, with podman as src/test/image/podman.sh;
+    build_options go right after its `podman build`."""
+    build = readme_build_script(repo).replace("podman build ", f"podman build {build_options} ", 1)
+    commands = f'set -euo pipefail\npodman() {{ bash {script(repo, "podman.sh")} "$@"; }}\n' + build
     return subprocess.run(["bash", "-c", commands], cwd=repo, capture_output=True, text=True, timeout=timeout)
 
 

@@ -77,10 +77,13 @@ class Node:
             raise RuntimeError(f"ctr {' '.join(args[:2])} failed: {r.stderr.strip()[-500:]}")
         return r.stdout
 
-    def import_sidecar_image(self, build_command):
-        """Builds the image with the README's command, imports it under a name made from its ID; returns the name."""
+    def import_sidecar_image(self):
+        """Builds the image with the README's commands, imports it under a name made from its ID; returns the name."""
+        container.ensure_base_images(self.repo)
         iid = os.path.join(self.state, "sidecar.iid")
-        container.podman(self.repo, "build", "--iidfile", iid, *build_command[2:], timeout=900)
+        built = container.run_readme_build(self.repo, build_options=f"--iidfile {iid}")
+        if built.returncode != 0:
+            raise RuntimeError(f"the README's image build failed: {(built.stdout + built.stderr).strip()[-800:]}")
         image_id = open(iid).read().strip().removeprefix("sha256:")
         name = f"localhost/dra-test-node/sidecar:{image_id[:12]}"
         archive = os.path.join(self.state, "sidecar-image.tar")

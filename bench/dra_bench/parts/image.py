@@ -44,13 +44,7 @@ def run(ctx):
            f"{RSS_WORST_MIB} MiB at the worst local load; <= {START_S} s from process start to started UP, and <= "
            f"{START_RATIO}x the same jar outside; idle <= {IDLE_PCT} % of one core"}
 
-    bases = []
-    for standin in ("distroless-standin.sh", "temurin-standin.sh"):
-        base = subprocess.run(["bash", container.script(repo, standin)], capture_output=True, text=True, timeout=900)
-        if base.returncode != 0:
-            raise RuntimeError(f"no base image: {base.stderr.strip()}")
-        bases.append(base.stdout.strip())
-    out["base"] = "; ".join(bases)
+    out["base"] = "; ".join(container.ensure_base_images(repo))
     t0 = time.monotonic()
     r = container.run_readme_build(repo)
     if r.returncode != 0:

@@ -40,8 +40,7 @@ def run(ctx):
 
 
 def measure(ctx, node, repo, n):
-    readme = open(os.path.join(repo, "README.md")).read()
-    image = node.import_sidecar_image(re.search(r"^podman build .*$", readme, re.M).group(0).split())
+    image = node.import_sidecar_image()
     node.kubectl("apply", "-k", os.path.join(repo, "deploy/kubernetes/injection"))
     node.kubectl("patch", "configmap", "dra-metadata-sidecar", "-n", "dra-metadata-sidecar", "--type", "merge",
                  "-p", json.dumps({"data": {"image": image}}))
