@@ -21,8 +21,9 @@ import org.eclipse.microprofile.health.Readiness;
  *       mode). Never depends on the files: a broken file must not get the pod restarted, only a stuck loop should.
  *   <li>{@value #PRESENT} (readiness) and {@value #PRESENT_AT_START} (startup): the same check, see
  *       {@link MetadataReadiness}, under two names, because {@code /q/health} lists every check of every probe and
- *       each must appear there once. Kubelet starts the app container only after the sidecar's startup probe
- *       passes, so "started" means "the app's metadata is here and decodes".
+ *       each must appear there once. Kubelet starts the app container only after the sidecar's postStart hook
+ *       ({@link AwaitStarted}) has seen the startup check UP, so "started" means "the app's metadata is here and
+ *       decodes".
  * </ul>
  *
  * <p>The expected claims are parsed when this bean is created at startup: a malformed entry stops the

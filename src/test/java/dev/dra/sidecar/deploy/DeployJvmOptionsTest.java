@@ -124,7 +124,7 @@ class DeployJvmOptionsTest {
     void dockerfileRunsTheOptionsFileOnJava25AsNonRoot() throws IOException {
         String dockerfile = Files.readString(DOCKERFILE);
         assertTrue(dockerfile.matches("(?s).*FROM \\S*(temurin:25|openjdk-25)\\S*.*"), "a Java 25 JDK links the runtime");
-        assertTrue(dockerfile.contains("COPY src/main/docker/jvm-options /deployments/jvm-options"));
+        assertTrue(dockerfile.matches("(?s).*\nCOPY src/main/docker/jvm-options [^\n]*/deployments/\n.*"));
         assertTrue(dockerfile.contains("ENTRYPOINT [\"/opt/jre/bin/java\", \"@/deployments/jvm-options\", \"-jar\", "
                 + "\"/deployments/quarkus-run.jar\"]"));
         assertTrue(dockerfile.contains("target/quarkus-app/"), "copies the Quarkus application directory");

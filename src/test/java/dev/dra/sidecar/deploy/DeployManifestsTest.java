@@ -74,7 +74,7 @@ class DeployManifestsTest {
         // misspelled deep inside the security context
         "readOnlyRootFilesystem: true|readOnlyRootFileSystem: true",
         // a field that exists elsewhere, but not on a probe's httpGet
-        "path: /q/health/started|pathh: /q/health/started",
+        "path: /q/health/ready|pathh: /q/health/ready",
         // a pod field put on the container level
         "          restartPolicy: Always|          restartPolicy: Always\n          resourceClaims: []",
     })

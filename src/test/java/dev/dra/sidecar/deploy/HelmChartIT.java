@@ -73,7 +73,7 @@ class HelmChartIT {
         Map<String, ObjectNode> objects = ChartRender.helm("sidecars",
                 "--set", "image.repository=registry.example.com/sidecar", "--set", "image.tag=9.9.9",
                 "--set", "resources.limits.memory=200Mi", "--set", "tmpSizeLimit=32Mi",
-                "--set", "probes.startup.failureThreshold=90", "--set", "probes.liveness.periodSeconds=20",
+                "--set", "startTimeoutSeconds=90", "--set", "probes.liveness.periodSeconds=20",
                 "--set-string", "settings.QUARKUS_LOG_CONSOLE_JSON_ENABLED=true",
                 "--set", "optIn.label=example.com/sidecar", "--set", "optIn.namespaces=false",
                 "--set", "failurePolicy=Ignore");
@@ -86,7 +86,7 @@ class HelmChartIT {
         ObjectNode policy = objects.get("MutatingAdmissionPolicy /dra-metadata-sidecar");
         assertEquals("Ignore", policy.path("spec").path("failurePolicy").asText());
         String patch = policy.path("spec").path("mutations").get(0).path("jsonPatch").path("expression").asText();
-        assertTrue(patch.matches("(?s).*startupProbe\\{.*?periodSeconds: 1,\\s*failureThreshold: 90.*"), patch);
+        assertTrue(patch.contains("command: ['/opt/jre/bin/java', '@/deployments/await-started', '90']"), patch);
         assertTrue(patch.matches("(?s).*livenessProbe\\{.*?periodSeconds: 20,\\s*failureThreshold: 3.*"), patch);
         assertTrue(policy.path("spec").path("matchConditions").toString().contains("[?'example.com/sidecar']"),
                 "the opt-out annotation follows the label");
@@ -101,7 +101,7 @@ class HelmChartIT {
 
     @ParameterizedTest
     @ValueSource(strings = {"failurePolicy=Maybe", "settings.DRA_METADATA_EXPECTED_CLAIMS=claims/x",
-            "settings.lower_case=x", "resources.limits.cpu=1", "probes.startup.periodSeconds=0",
+            "settings.lower_case=x", "resources.limits.cpu=1", "startTimeoutSeconds=0",
             "optIn.label=not a label", "image.repository=", "resources.requests.memory=lots", "replicas=2"})
     void theSchemaRefusesValuesThePolicyCannotCarry(String value) throws Exception {
         Helm.Result result = Helm.offline().run("template", ChartRender.RELEASE, Helm.CHART.toString(),

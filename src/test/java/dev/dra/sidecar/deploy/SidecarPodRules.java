@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
@@ -41,6 +42,8 @@ final class SidecarPodRules {
     static final String IMAGE = "ghcr.io/example/dra-metadata-sidecar";
     static final String EXPECTED_CLAIMS_ENV = "DRA_METADATA_EXPECTED_CLAIMS";
     static final int MANAGEMENT_PORT = 9000;
+    /** The image's java and the hook's argument file (src/main/docker/await-started, see AwaitStarted). */
+    static final List<String> AWAIT_STARTED = List.of("/opt/jre/bin/java", "@/deployments/await-started");
     private static final Pattern EXPECTED_ENTRY =
             Pattern.compile("(claims|template-claims)/([a-z0-9]([-a-z0-9.]*[a-z0-9])?)/([a-z0-9]([-a-z0-9]*[a-z0-9])?)");
 
@@ -72,7 +75,11 @@ final class SidecarPodRules {
         assertFalse(sidecar.getPorts().stream().anyMatch(p -> Objects.equals(p.getContainerPort(), 8089)),
                 where + ": the API port binds loopback and must not be declared");
 
-        checkProbe(sidecar, sidecar.getStartupProbe(), "/q/health/started", where + " startupProbe");
+        assertNull(sidecar.getStartupProbe(), where + ": no startupProbe: kubelet would hold the app for its period");
+        assertNotNull(sidecar.getLifecycle(), where + ": the postStart hook holds the app until the sidecar started");
+        List<String> hook = sidecar.getLifecycle().getPostStart().getExec().getCommand();
+        assertEquals(AWAIT_STARTED, hook.subList(0, Math.min(hook.size(), 2)), where + ": postStart runs " + AWAIT_STARTED);
+        assertTrue(hook.size() == 3 && hook.get(2).matches("[1-9][0-9]*"), where + ": then the seconds to start: " + hook);
         checkProbe(sidecar, sidecar.getReadinessProbe(), "/q/health/ready", where + " readinessProbe");
         checkProbe(sidecar, sidecar.getLivenessProbe(), "/q/health/live", where + " livenessProbe");
 

@@ -98,10 +98,10 @@ class HelmChartInstallIT {
         assertEquals(byKustomize.getMetadata().getAnnotations(), byHelm.getMetadata().getAnnotations());
 
         helm.succeed("upgrade", RELEASE, Helm.CHART.toString(), "--namespace", releaseNamespace, "--reuse-values",
-                "--set", "probes.startup.failureThreshold=90", "--set", "resources.limits.memory=200Mi");
+                "--set", "startTimeoutSeconds=90", "--set", "resources.limits.memory=200Mi");
         Container upgraded = Eventually.await(Duration.ofSeconds(30),
                 () -> Pods.sidecar(API.client().pods().inNamespace(apps).resource(optedIn("probe")).dryRun().create()),
-                c -> c.getStartupProbe().getFailureThreshold() == 90
+                c -> c.getLifecycle().getPostStart().getExec().getCommand().get(2).equals("90")
                         && new Quantity("200Mi").equals(c.getResources().getLimits().get("memory")),
                 "the upgraded policy and parameters applied");
         API.warnings();

@@ -24,7 +24,8 @@ import java.util.stream.Stream;
  * The metadata files the kubelet mounts into one container of a pod, made from a tree of every claim's files: only
  * the claims (and, where narrowed, the requests) the container lists in its own {@code resources.claims}, at
  * {@code resourceclaims/<ResourceClaim name>/...} or {@code resourceclaimtemplates/<pod claim name>/...}; and the
- * packaged sidecar run on them as that container (its environment), to see what its startup probe says.
+ * packaged sidecar run on them as that container (its environment), to see what its startup check says (the check
+ * its postStart hook waits for).
  */
 final class KubeletMounts {
 
@@ -63,8 +64,8 @@ final class KubeletMounts {
         }
     }
 
-    /** Runs the packaged sidecar as the pod's sidecar container until its startup probe answers with {@code body}. */
-    static void assertStartupProbe(Pod pod, Path root, int status, String body) throws Exception {
+    /** Runs the packaged sidecar as the pod's sidecar container until its startup check answers with {@code body}. */
+    static void assertStartupCheck(Pod pod, Path root, int status, String body) throws Exception {
         Container sidecar = Pods.sidecar(pod);
         mount(pod, sidecar, SAMPLE, root);
         Map<String, String> environment = sidecar.getEnv().stream()
@@ -79,7 +80,7 @@ final class KubeletMounts {
                             throw new UncheckedIOException(e);
                         }
                     },
-                    r -> r.body().contains(body), "the startup probe saying " + body);
+                    r -> r.body().contains(body), "the startup check saying " + body);
             assertEquals(status, started.statusCode(), started.body());
         }
     }

@@ -95,24 +95,24 @@ class ManifestsAdmissionIT {
     }
 
     /**
-     * The docs: the sidecar must list every claim the app uses, else "the sidecar sees nothing and its startup probe
+     * The docs: the sidecar must list every claim the app uses, else "the sidecar sees nothing and its startup check
      * says so". The API server cannot know and admits such a pod; the packaged sidecar, given the files the kubelet
      * mounts for the container as admitted, reports the claim as missing; the complete pod starts.
      */
     @Test
-    void aSidecarThatDoesNotListAClaimTheAppUsesIsAdmittedAndItsStartupProbeSaysSo(@TempDir Path complete,
+    void aSidecarThatDoesNotListAClaimTheAppUsesIsAdmittedAndItsStartupCheckSaysSo(@TempDir Path complete,
             @TempDir Path incomplete) throws Exception {
         String namespace = API.restrictedNamespace("missing-claim", Map.of());
         Deployment base = Pods.deployments(API.load(Kustomize.render(KUBERNETES.resolve("base")))).get(0);
 
         Pod asShipped = API.client().pods().inNamespace(namespace).resource(Pods.fromTemplate(base)).create();
-        KubeletMounts.assertStartupProbe(asShipped, complete, 200, "\"template-claims/my-gpu/gpu\": \"ok\"");
+        KubeletMounts.assertStartupCheck(asShipped, complete, 200, "\"template-claims/my-gpu/gpu\": \"ok\"");
 
         Pod pod = Pods.fromTemplate(base);
         Pods.sidecar(pod).getResources().getClaims().removeIf(claim -> claim.getName().equals("my-gpu"));
         Pod admitted = API.client().pods().inNamespace(namespace).resource(pod).create();
         assertEquals(List.of(), API.warnings());
-        KubeletMounts.assertStartupProbe(admitted, incomplete, 503,
+        KubeletMounts.assertStartupCheck(admitted, incomplete, 503,
                 "does not list pod claim my-gpu (spec.resourceClaims[].name of a template claim) in its own resources.claims");
     }
 

@@ -150,11 +150,11 @@ class SidecarInjectionIT {
             throws Exception {
         Pod sample = create(optedIn(InjectionPods.withClaims("sample", direct("gpu", "gpu-claim"),
                 template("my-gpu", "gpu-template"))));
-        KubeletMounts.assertStartupProbe(sample, complete, 200, "\"template-claims/my-gpu\": \"ok\"");
+        KubeletMounts.assertStartupCheck(sample, complete, 200, "\"template-claims/my-gpu\": \"ok\"");
 
         Pod withoutMetadata = create(optedIn(InjectionPods.withClaims("tpu", direct("gpu", "gpu-claim"),
                 direct("tpu", "tpu-claim"))));
-        KubeletMounts.assertStartupProbe(withoutMetadata, incomplete, 503,
+        KubeletMounts.assertStartupCheck(withoutMetadata, incomplete, 503,
                 "\"claims/tpu-claim\": \"missing: claim directory");
     }
 

@@ -19,15 +19,17 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * What kubelet does with the sidecar of deploy/kubernetes/base's pod on the real node: a sidecar that does not list
- * the claims keeps the app from ever starting, a killed sidecar is restarted without the app, and at deletion the
- * app ends before the sidecar, which exits 0.
+ * the claims keeps the app from ever starting (its postStart hook fails and says why), a killed sidecar is restarted
+ * without the app, and at deletion the app ends before the sidecar, which exits 0.
  */
 class SidecarLifecycleOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
     private static final NodePods PODS = new NodePods(NODE);
-    /** Long enough for a JVM start and several startup probes on a loaded machine. */
+    /** The seconds the no-claims pod's postStart hook gives the sidecar to start (the manifests give 120). */
+    private static final String START_TIMEOUT_SECONDS = "8";
+    /** Longer than that timeout, a JVM start and kubelet's restart of the sidecar on a loaded machine. */
     private static final Duration HELD_BACK = Duration.ofSeconds(20);
 
     @Test
@@ -35,6 +37,8 @@ class SidecarLifecycleOnNodeIT {
         String namespace = NODE.restrictedNamespace("no-claims", Map.of());
         Pod pod = PODS.basePod(namespace, "no-claims");
         NodePods.container(pod, NodePods.SIDECAR).getResources().setClaims(List.of());
+        List<String> hook = NodePods.container(pod, NodePods.SIDECAR).getLifecycle().getPostStart().getExec().getCommand();
+        hook.set(hook.size() - 1, START_TIMEOUT_SECONDS);
         NODE.client().resource(pod).create();
 
         Pod running = Eventually.await(NodePods.POD_START, () -> PODS.get(pod),
@@ -49,8 +53,15 @@ class SidecarLifecycleOnNodeIT {
         }
         List<String> events = NODE.client().v1().events().inNamespace(namespace).list().getItems().stream()
                 .filter(e -> "no-claims".equals(e.getInvolvedObject().getName())).map(Event::getMessage).toList();
-        assertTrue(events.stream().anyMatch(m -> m.startsWith("Startup probe failed: HTTP probe failed with statuscode: 503")),
-                "the pod's events say the sidecar's startup probe failed: " + events);
+        assertTrue(events.contains("PostStartHook failed"), "the pod's events say the sidecar's postStart hook failed: "
+                + events);
+        ContainerStatus sidecar = NodePods.status(PODS.get(running), NodePods.SIDECAR);
+        assertTrue(sidecar.getRestartCount() >= 1, "kubelet restarted the sidecar: " + sidecar);
+        String message = sidecar.getLastState().getTerminated().getMessage();
+        assertTrue(message != null && message.startsWith("the sidecar did not start within " + START_TIMEOUT_SECONDS
+                + " s; /q/health/started on port 9000 answered: HTTP/1.1 503 Service Unavailable")
+                && message.contains("does not list the claim in its own resources.claims"),
+                "the sidecar's last state (kubectl describe pod) says why: " + message);
         String log = String.join("\n", PODS.log(running, NodePods.SIDECAR).stream().map(NodePods.TimedLine::text).toList());
         assertTrue(log.contains("does not exist: no claim is visible to this container"),
                 "the sidecar's log says what README's troubleshooting names (metadata root does not exist):\n" + log);
@@ -69,8 +80,8 @@ class SidecarLifecycleOnNodeIT {
 
         Pod restarted = Eventually.await(NodePods.POD_START, () -> PODS.get(running), p -> {
             ContainerStatus sidecar = NodePods.status(p, NodePods.SIDECAR);
-            return sidecar.getRestartCount() == 1 && Boolean.TRUE.equals(sidecar.getStarted());
-        }, "kubelet restarted the sidecar and its startup probe passed again");
+            return sidecar.getRestartCount() == 1 && Boolean.TRUE.equals(sidecar.getReady());
+        }, "kubelet restarted the sidecar and its readiness probe passed again");
         ContainerStatus sidecar = NodePods.status(restarted, NodePods.SIDECAR);
         assertEquals(137, sidecar.getLastState().getTerminated().getExitCode(), "the sidecar was SIGKILLed");
         ContainerStatus app = NodePods.status(restarted, NodePods.APP);
