@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Runs the sidecar image the way deploy/kubernetes/components/sidecar/sidecar.yaml runs it: the image's
-# numeric non-root user, read-only root filesystem, a 16Mi memory-backed /tmp, the manifests' memory limit,
+# numeric non-root user, read-only root filesystem and no writable directory at all, the manifests' memory limit,
 # every capability dropped, no-new-privileges, the metadata tree mounted read-only, and optionally one
 # metadata file as a single-file read-only bind mount (as the kubelet mounts each file). Host network, so the
 # loopback API (127.0.0.1:8089) and management port (9000) are reachable from the host as from the app
@@ -23,7 +23,7 @@ fi
 exec "$(dirname "$0")/podman.sh" run --detach --name "$name" \
   --network host \
   --memory "$memory" --memory-swap "$memory" \
-  --read-only --read-only-tmpfs=false --tmpfs /tmp:rw,size=16m,mode=1777 \
+  --read-only --read-only-tmpfs=false \
   --cap-drop ALL --security-opt no-new-privileges \
   --mount "type=bind,source=$tree,destination=$root,readonly=true" \
   "${file_mount[@]}" \

@@ -87,7 +87,7 @@ class DeployJvmOptionsTest {
     }
 
     /**
-     * JNA's native library is loaded from the image, never unpacked (the root filesystem is read-only, /tmp small):
+     * JNA's native library is loaded from the image, never unpacked (the root filesystem is read-only, /tmp too):
      * the one directory the options name is the one the Dockerfile fills with the library of the architecture it
      * builds for (TARGETARCH), from the build's copies of both. (That the library loads with exactly these options
      * is proven by the reliability ITs, which map /deployments/native to the build's copy.)

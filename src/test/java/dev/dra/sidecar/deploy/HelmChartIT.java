@@ -72,7 +72,7 @@ class HelmChartIT {
     void valuesChangeWhatTheySay() throws Exception {
         Map<String, ObjectNode> objects = ChartRender.helm("sidecars",
                 "--set", "image.repository=registry.example.com/sidecar", "--set", "image.tag=9.9.9",
-                "--set", "resources.limits.memory=200Mi", "--set", "tmpSizeLimit=32Mi",
+                "--set", "resources.limits.memory=200Mi",
                 "--set", "startTimeoutSeconds=90", "--set", "probes.liveness.periodSeconds=20",
                 "--set-string", "settings.QUARKUS_LOG_CONSOLE_JSON_ENABLED=true",
                 "--set", "optIn.label=example.com/sidecar", "--set", "optIn.namespaces=false",
@@ -80,7 +80,6 @@ class HelmChartIT {
         ObjectNode parameters = objects.get("ConfigMap sidecars/dra-metadata-sidecar");
         assertEquals("registry.example.com/sidecar:9.9.9", parameters.path("data").path("image").asText());
         assertEquals("200Mi", parameters.path("data").path("memory-limit").asText());
-        assertEquals("32Mi", parameters.path("data").path("tmp-size-limit").asText());
         assertEquals("true", parameters.path("data").path("QUARKUS_LOG_CONSOLE_JSON_ENABLED").asText());
 
         ObjectNode policy = objects.get("MutatingAdmissionPolicy /dra-metadata-sidecar");

@@ -21,7 +21,6 @@ import io.fabric8.kubernetes.api.model.Probe;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.ResourceClaim;
 import io.fabric8.kubernetes.api.model.SecurityContext;
-import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.api.model.resource.v1.DeviceRequest;
@@ -59,7 +58,7 @@ final class SidecarPodRules {
     }
 
     /**
-     * The container-level rules (image, native sidecar, port, probes, resources, security, /tmp) that also
+     * The container-level rules (image, native sidecar, port, hook, probes, resources, security, no volume) that also
      * hold for a patch that adds the sidecar without knowing the app's claims.
      */
     static void checkSidecarContainer(PodSpec pod, String where) {
@@ -97,13 +96,9 @@ final class SidecarPodRules {
         assertEquals(Boolean.TRUE, sidecar.getSecurityContext().getReadOnlyRootFilesystem(),
                 where + ": sidecar readOnlyRootFilesystem");
 
-        VolumeMount tmp = sidecar.getVolumeMounts().stream().filter(m -> "/tmp".equals(m.getMountPath())).findFirst()
-                .orElseThrow(() -> new AssertionError(where + ": the read-only sidecar needs a /tmp mount"));
-        Volume volume = pod.getVolumes().stream().filter(v -> v.getName().equals(tmp.getName())).findFirst()
-                .orElseThrow(() -> new AssertionError(where + ": no volume " + tmp.getName()));
-        assertNotNull(volume.getEmptyDir(), where + ": /tmp is an emptyDir");
-        assertEquals("Memory", volume.getEmptyDir().getMedium(), where + ": /tmp is memory-backed");
-        assertNotNull(volume.getEmptyDir().getSizeLimit(), where + ": a memory-backed /tmp needs a sizeLimit");
+        assertEquals(List.of(), sidecar.getVolumeMounts().stream().map(VolumeMount::getMountPath)
+                .filter(path -> !path.startsWith("/var/run/secrets/kubernetes.io/")).toList(),
+                where + ": the sidecar writes nothing and mounts no volume");
     }
 
     /** Everything, including the claims: for a complete pod. */

@@ -108,7 +108,7 @@ class SidecarImageIT {
         assertEquals(200, claims.statusCode(), claims.body());
         assertEquals("{\"claims\":[{\"name\":\"gpu-claim\",\"requests\":[\"gpu\"]},{\"name\":\"net-claim\",\"requests\":[\"nic\"]}]}\n",
                 claims.body(), "the sample tree, on 127.0.0.1:8089");
-        // JNA's native library loads under the read-only root with the 16Mi /tmp: the store watches each file.
+        // JNA's native library loads under the read-only root, with no writable directory: the store watches each file.
         assertTrue(get(MANAGEMENT + "/q/metrics").body().contains("dra_watch_mode{mode=\"inotify\"} 1.0"),
                 "inotify watch mode in the image:\n" + logs(name));
         // A normal start says nothing an operator would be alerted by, and lists each health check once.
