@@ -1,6 +1,5 @@
 # Sourced by start.sh: the node's fixed names, what removes everything a real node leaves on the machine (whether
-# it ended cleanly or was killed; idempotent), and the check that nothing is left. Uses start.sh's `bin` and
-# `state` where it has them.
+# it ended cleanly or was killed; idempotent), and the check that nothing is left.
 #
 # Run directly, it prints what a node left, one line per leftover, compared with the host as a node's start
 # recorded it (<baseline-dir>, written by snapshot_host; without one, the iptables and sysctl checks are skipped):
@@ -21,8 +20,9 @@ sock="$run/containerd/containerd.sock"
 host_before=/run/dra-test-node.host-before
 # Every process start.sh starts carries this in its environment (and so do their children).
 node_marker=DRA_TEST_NODE=1
-# What kubelet would write into /proc/sys, each with the value it wants (start.sh shows it kubelet in its own
-# mount namespace), and the networking settings a node could change: leftovers compares them all with the start's.
+# What kubelet would write into /proc/sys, each with the value it wants (start.sh shows these to kubelet in its
+# own mount namespace), and the networking settings a node could change: leftovers compares them all with the
+# values at the start.
 kubelet_sysctls="vm/overcommit_memory=1 vm/panic_on_oom=0 kernel/panic=10 kernel/panic_on_oops=1
 kernel/keys/root_maxkeys=1000000 kernel/keys/root_maxbytes=25000000"
 watched_sysctls="$(for setting in $kubelet_sysctls; do echo "${setting%=*}"; done)
