@@ -41,12 +41,11 @@ stop_process() {
 # Processes of the node: those carrying its marker, those naming its run directory (containerd, kubelet, the
 # shims: also when a run without the marker left them) and the containers in kubelet's cgroups of any hierarchy.
 node_pids() {
-  local proc
   {
-    grep -l -z -x -F -- "$node_marker" /proc/[0-9]*/environ 2>/dev/null | cut -d/ -f3 || true
-    for proc in /proc/[0-9]*; do
-      if tr '\0' ' ' 2>/dev/null <"$proc/cmdline" | grep -qF -- "$run/"; then echo "${proc#/proc/}"; fi
-    done
+    {
+      grep -l -z -x -F -- "$node_marker" /proc/[0-9]*/environ 2>/dev/null || true
+      grep -l -a -F -- "$run/" /proc/[0-9]*/cmdline 2>/dev/null || true
+    } | cut -d/ -f3
     find /sys/fs/cgroup/*/kubepods -name cgroup.procs -exec cat {} + 2>/dev/null || true
   } | sort -un
 }
@@ -73,7 +72,8 @@ teardown_node() {
   if [ -n "${pid// /}" ]; then
     # shellcheck disable=SC2086
     kill -TERM $pid 2>/dev/null || true
-    for _ in $(seq 150); do [ -z "$(node_pids)" ] && break; sleep 0.1; done
+    local until=$((SECONDS + 5))
+    while [ -n "$(node_pids)" ] && [ "$SECONDS" -lt "$until" ]; do sleep 0.2; done
   fi
   for attempt in 1 2 3; do
     pid="$(node_pids | tr '\n' ' ')"
