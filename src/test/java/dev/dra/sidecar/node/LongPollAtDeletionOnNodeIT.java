@@ -85,6 +85,9 @@ class LongPollAtDeletionOnNodeIT {
             // finishedAt has whole seconds: the answer came after the app had ended, when the sidecar was stopped.
             assertTrue(!answered.isBefore(appFinished), "the poll was answered at " + answered
                     + ", after the app ended at " + appFinished);
+            System.err.printf("[node] long poll waiting %d ms, answered \"%s\" %d ms after the app's finishedAt%n",
+                    Duration.between(before.get(2).time(), answered).toMillis(), line(log, "answer status: ").text(),
+                    Duration.between(appFinished, answered).toMillis());
             String sidecarLog = String.join("\n", PODS.log(ended, NodePods.SIDECAR).stream()
                     .map(NodePods.TimedLine::text).toList());
             assertTrue(sidecarLog.contains("Stopping: answered 1 long poll(s) with the current metadata"),
