@@ -19,8 +19,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Gives a test class the one real node of {@link KubeNode} (only one can run per machine: started by the first
- * class that needs it, stopped when the test run ends), a client for its API server, and the sidecar image
- * imported into its containerd. Without root, Go or podman every test of the class is skipped and says why.
+ * class that needs it, stopped when the test run ends, which fails the run if the node left anything behind), a
+ * client for its API server, and the sidecar image imported into its containerd. Without root, Go or podman every test of the class is skipped and says why.
  */
 final class KubeNodeExtension implements BeforeAllCallback {
 
