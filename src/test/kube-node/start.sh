@@ -41,8 +41,9 @@ app_image=localhost/dra-test-node/app:1
 source "$here/teardown.sh"
 
 [ "$(id -u)" = 0 ] || { echo "the real node needs root" >&2; exit 1; }
-# The lock is held while fd 8 is open: the processes this script starts do not inherit it (a killed run's
-# containers, which outlive it, would hold it); a killed run's last short commands may, for a moment.
+# The lock is held while fd 8 is open: the processes this script starts inherit no descriptor but stdin, stdout
+# and stderr (a killed run's containers, which outlive it, would hold this lock, or any a caller's flock gave
+# this script); a killed run's last short commands may hold it for a moment.
 exec 8>/run/dra-test-node.lock
 flock -w 5 8 || { echo "a real node already runs on this machine (lock /run/dra-test-node.lock)" >&2; exit 1; }
 
@@ -99,12 +100,22 @@ trap cleanup EXIT
 trap 'exit 0' INT TERM HUP   # a stop asked for; the exit status is then the check's
 
 started=$(date +%s%N)
-# start_process <name> <command...>: runs it with its log in <state>/<name>.log, marked as the node's; the kernel
-# kills it should this script die.
+# run_marked <pdeathsig> <command...>: execs the command marked as the node's, with only descriptors 0-2, and
+# killed by <pdeathsig> should this script die.
+run_marked() {
+  local signal=$1 fd
+  shift
+  for fd in /proc/$BASHPID/fd/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
+  done
+  exec env "$node_marker" setpriv --pdeathsig "$signal" "$@"
+}
+# start_process <name> <command...>: runs it (run_marked, SIGKILL) with its log in <state>/<name>.log.
 start_process() {
   local name=$1
   shift
-  env "$node_marker" setpriv --pdeathsig KILL "$@" >"$state/$name.log" 2>&1 8>&- &
+  (run_marked KILL "$@") >"$state/$name.log" 2>&1 &
   pids+=($!)
   names+=("$name")
 }
@@ -138,8 +149,7 @@ mkdir -p "$run"/{containerd,cni/net.d,cni/ipam,sysctl} /var/lib/kubelet/plugins_
 
 # The API server first: it takes the longest.
 mkdir -p "$state/apiserver"
-env "$node_marker" setpriv --pdeathsig TERM bash "$here/../kube-apiserver/start.sh" "$state/apiserver" \
-  >"$state/apiserver.log" 2>&1 8>&- &
+(run_marked TERM bash "$here/../kube-apiserver/start.sh" "$state/apiserver") >"$state/apiserver.log" 2>&1 &
 pids+=($!)
 names+=(apiserver)
 
