@@ -37,6 +37,8 @@ class Node:
         self.repo = repo
         self.state = os.path.join(ctx.work, "kube-node")
         os.makedirs(self.state, exist_ok=True)
+        if os.path.exists(os.path.join(self.state, "ready")):
+            os.remove(os.path.join(self.state, "ready"))  # a killed run's: start.sh removes it too, once it runs
         self.procs = ctx.procs
         self.proc = ctx.procs.start(["bash", os.path.join(scripts(repo), "start.sh"), self.state],
                                     os.path.join(ctx.work, "kube-node-start.log"))
@@ -51,14 +53,20 @@ class Node:
         self.env = dict(line.split("=", 1) for line in open(os.path.join(self.state, "env")).read().split("\n") if "=" in line)
 
     def stop(self):
-        """SIGTERM to start.sh alone (its trap deletes the pods and removes everything), then the whole group."""
+        """SIGTERM to start.sh alone (its trap deletes the pods, removes everything and checks that nothing is
+        left), then the whole group. Raises when start.sh did not exit 0: it left something (its log names each
+        leftover), a component had exited, or it did not stop within 120 s."""
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
                 self.proc.wait(120)
             except subprocess.TimeoutExpired:
                 pass
+        status = self.proc.poll()
         self.procs.stop(self.proc, grace=5.0)
+        if status != 0:
+            log = open(self.proc.logpath, errors="replace").read()[-2000:]
+            raise RuntimeError(f"the node's start.sh ended with exit status {status}: {log}")
 
     def kubectl(self, *args, stdin=None, check=True, timeout=60):
         r = subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig, *args], input=stdin, capture_output=True,

@@ -21,9 +21,13 @@
 # One node per machine (fixed paths and ports: /var/lib/kubelet, /var/run/cdi, /run/containerd, 10250): a
 # second start fails while one runs. On SIGTERM, SIGINT, SIGHUP, any component exiting, or the process that
 # started it dying (checked every second), it deletes the pods, stops every process, unmounts what kubelet and
-# containerd mounted, removes the links, the route, the cgroups and the driver's CDI specs; if this script is
-# killed outright, the kernel kills the processes and the next start removes what was left.
-# Exit status: 3 without a Go toolchain (from build.sh), 1 on any failure; the reason is on stderr.
+# containerd mounted, removes the links, the route, the cgroups and the driver's CDI specs, and then checks
+# (teardown.sh's leftovers) that no process, mount, cgroup, CDI spec, link, route or directory of the node is left,
+# no iptables rule naming its chains, links or range was added and the watched sysctls have the values they had
+# at its start. If this script is killed outright, the kernel kills the processes it started, and the next start
+# lists what was left, removes it and runs the same check against the killed run's start before it goes on.
+# Exit status: 0 after a stop that left nothing; 3 without a Go toolchain (from build.sh); 1 on any failure, a
+# component that exited, or anything left behind; the reason (each leftover, one a line) is on stderr.
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 state="${1:?usage: start.sh <state-dir>}"
@@ -31,22 +35,17 @@ state="$(mkdir -p "$state" && cd "$state" && pwd)"
 parent=$PPID
 rm -f "$state/ready" "$state/kubeconfig" "$state/env"
 
-node=dra-test-node
-node_ip=198.18.0.1
-bridge=dra-cni0
-bridge_cidr=198.18.1.1/24
-pod_subnet=198.18.1.0/24
-node_link=dra-node0
-reserved_range=198.18.0.0/15
-driver=test-driver.cdi.k8s.io
 app_image=localhost/dra-test-node/app:1
-run=/var/lib/dra-test-node   # fixed: what a killed run left behind is found and removed by the next one
-sock="$run/containerd/containerd.sock"
-cleanup_lib="$here/teardown.sh"
+# The node's fixed names (node, addresses, links, driver, run, sock), teardown_node and leftovers.
+# shellcheck source=teardown.sh
+source "$here/teardown.sh"
 
 [ "$(id -u)" = 0 ] || { echo "the real node needs root" >&2; exit 1; }
+# The lock is held while fd 8 is open: the processes this script starts inherit no descriptor but stdin, stdout
+# and stderr (a killed run's containers, which outlive it, would hold this lock, or any a caller's flock gave
+# this script); a killed run's last short commands may hold it for a moment.
 exec 8>/run/dra-test-node.lock
-flock -n 8 || { echo "a real node already runs on this machine (lock /run/dra-test-node.lock)" >&2; exit 1; }
+flock -w 5 8 || { echo "a real node already runs on this machine (lock /run/dra-test-node.lock)" >&2; exit 1; }
 
 bin="$("$here/build.sh")/bin"
 for tool in runc ip iptables-save unshare setpriv kubectl; do
@@ -58,9 +57,18 @@ if [ -e /var/lib/kubelet ] && [ ! -d "$run" ]; then
   echo "/var/lib/kubelet exists and is not a real node's of these tests: refusing to touch it" >&2
   exit 1
 fi
-# shellcheck source=teardown.sh
-source "$cleanup_lib"
-teardown_node   # whatever a killed run left behind
+# Whatever a killed run left behind: listed, removed, and checked against the host as that run's start found it.
+if [ -d "$host_before" ] || [ -n "$(leftovers)" ]; then
+  echo "an earlier node did not end cleanly; removing what it left:" >&2
+  leftovers "$([ -d "$host_before" ] && echo "$host_before")" | sed 's/^/  /' >&2
+fi
+teardown_node
+left="$(leftovers "$([ -d "$host_before" ] && echo "$host_before")")"
+if [ -n "$left" ]; then
+  printf 'what an earlier node left could not be removed:\n%s\n' "$left" >&2
+  exit 1
+fi
+snapshot_host "$host_before"
 
 pids=()
 names=()
@@ -80,16 +88,34 @@ cleanup() {
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do stop_process "${pids[i]}"; done
   teardown_node
   rm -f "$state/kubeconfig" "$state/env"
+  local left
+  left="$(leftovers "$host_before")"
+  if [ -n "$left" ]; then
+    printf 'the node left this behind:\n%s\n' "$left" >&2
+    exit 1
+  fi
+  rm -rf "$host_before"
 }
 trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+trap 'exit 0' INT TERM HUP   # a stop asked for; the exit status is then the check's
 
 started=$(date +%s%N)
-# start_process <name> <command...>: runs it with its log in <state>/<name>.log; the kernel kills it should this script die.
+# run_marked <pdeathsig> <command...>: execs the command marked as the node's, with only descriptors 0-2, and
+# killed by <pdeathsig> should this script die.
+run_marked() {
+  local signal=$1 fd
+  shift
+  for fd in /proc/$BASHPID/fd/*; do
+    fd=${fd##*/}
+    if [ "$fd" -gt 2 ]; then eval "exec $fd>&-"; fi
+  done
+  exec env "$node_marker" setpriv --pdeathsig "$signal" "$@"
+}
+# start_process <name> <command...>: runs it (run_marked, SIGKILL) with its log in <state>/<name>.log.
 start_process() {
   local name=$1
   shift
-  setpriv --pdeathsig KILL "$@" >"$state/$name.log" 2>&1 &
+  (run_marked KILL "$@") >"$state/$name.log" 2>&1 &
   pids+=($!)
   names+=("$name")
 }
@@ -123,7 +149,7 @@ mkdir -p "$run"/{containerd,cni/net.d,cni/ipam,sysctl} /var/lib/kubelet/plugins_
 
 # The API server first: it takes the longest.
 mkdir -p "$state/apiserver"
-setpriv --pdeathsig TERM bash "$here/../kube-apiserver/start.sh" "$state/apiserver" >"$state/apiserver.log" 2>&1 &
+(run_marked TERM bash "$here/../kube-apiserver/start.sh" "$state/apiserver") >"$state/apiserver.log" 2>&1 &
 pids+=($!)
 names+=(apiserver)
 
@@ -192,8 +218,7 @@ wait_for "containerd answering" 30 "${ctr[@]}" version
 
 # Kubelet's sysctls, as read-only files in its mount namespace; the host's stay as they are.
 sysctl_mounts=""
-for setting in vm/overcommit_memory=1 vm/panic_on_oom=0 kernel/panic=10 kernel/panic_on_oops=1 \
-  kernel/keys/root_maxkeys=1000000 kernel/keys/root_maxbytes=25000000; do
+for setting in $kubelet_sysctls; do
   key=${setting%=*}
   value=${setting#*=}
   if [ "$(cat "/proc/sys/$key")" != "$value" ]; then

@@ -1,5 +1,34 @@
-# Sourced by start.sh: removes everything a real node leaves on the machine, whether it ended cleanly or was
-# killed. Uses start.sh's variables (run, sock, driver, node_link, bridge, reserved_range). Idempotent.
+# Sourced by start.sh: the node's fixed names, what removes everything a real node leaves on the machine (whether
+# it ended cleanly or was killed; idempotent), and the check that nothing is left.
+#
+# Run directly, it prints what a node left, one line per leftover, compared with the host as a node's start
+# recorded it (<baseline-dir>, written by snapshot_host; without one, the iptables and sysctl checks are skipped):
+#   teardown.sh leftovers [<baseline-dir>]
+
+node=dra-test-node
+node_ip=198.18.0.1
+bridge=dra-cni0
+bridge_cidr=198.18.1.1/24
+pod_subnet=198.18.1.0/24
+node_link=dra-node0
+reserved_range=198.18.0.0/15
+driver=test-driver.cdi.k8s.io
+run=/var/lib/dra-test-node   # fixed: what a killed run left behind is found and removed by the next one
+sock="$run/containerd/containerd.sock"
+# The host as the running node's start found it; removed once a check finds nothing left, so the next start
+# checks what a killed run left against it.
+host_before=/run/dra-test-node.host-before
+# Every process start.sh starts carries this in its environment (and so do their children).
+node_marker=DRA_TEST_NODE=1
+# What kubelet would write into /proc/sys, each with the value it wants (start.sh shows these to kubelet in its
+# own mount namespace), and the networking settings a node could change: leftovers compares them all with the
+# values at the start.
+kubelet_sysctls="vm/overcommit_memory=1 vm/panic_on_oom=0 kernel/panic=10 kernel/panic_on_oops=1
+kernel/keys/root_maxkeys=1000000 kernel/keys/root_maxbytes=25000000"
+watched_sysctls="$(for setting in $kubelet_sysctls; do echo "${setting%=*}"; done)
+net/ipv4/ip_forward net/ipv4/conf/all/forwarding net/bridge/bridge-nf-call-iptables net/bridge/bridge-nf-call-ip6tables"
+# iptables rules and chains that are the node's: kubelet's and the CNI plugins' chains, its links and its range.
+node_rule_pattern="KUBE-|CNI-|$bridge|$node_link|198\.1[89]\."
 
 # stop_process <pid>: SIGTERM, then SIGKILL after 10 s.
 stop_process() {
@@ -9,15 +38,16 @@ stop_process() {
   kill -KILL "$pid" 2>/dev/null || true
 }
 
-# Processes of the node that outlive their parents: the shims (which name our containerd's socket) and the
-# containers in kubelet's cgroups.
+# Processes of the node: those carrying its marker, those naming its run directory (containerd, kubelet, the
+# shims: also when a run without the marker left them) and the containers in kubelet's cgroups of any hierarchy.
 node_pids() {
-  local proc pid
-  for proc in /proc/[0-9]*; do
-    pid=${proc#/proc/}
-    if tr '\0' ' ' 2>/dev/null <"$proc/cmdline" | grep -qF -- "$sock"; then echo "$pid"; fi
-  done
-  find /sys/fs/cgroup/pids/kubepods -name cgroup.procs -exec cat {} + 2>/dev/null || true
+  {
+    {
+      grep -l -z -x -F -- "$node_marker" /proc/[0-9]*/environ 2>/dev/null || true
+      grep -l -a -F -- "$run/" /proc/[0-9]*/cmdline 2>/dev/null || true
+    } | cut -d/ -f3
+    find /sys/fs/cgroup/*/kubepods -name cgroup.procs -exec cat {} + 2>/dev/null || true
+  } | sort -un
 }
 
 # Mount points at or under <dir>, deepest first.
@@ -25,20 +55,38 @@ mounts_under() {
   awk -v dir="$1" '$5 == dir || index($5, dir "/") == 1 { print $5 }' /proc/self/mountinfo | sort -r
 }
 
+node_mounts() {
+  mounts_under /var/lib/kubelet
+  mounts_under "$run"
+  mounts_under /run/containerd
+}
+
+node_cdi_specs() {
+  compgen -G "/var/run/cdi/$driver[-_]*.json" || true
+}
+
 teardown_node() {
   local pid cgroup mnt attempt
+  # SIGTERM first: the API server's start.sh (which a killed run's leaves running) removes its own files.
+  pid="$(node_pids | tr '\n' ' ')"
+  if [ -n "${pid// /}" ]; then
+    # shellcheck disable=SC2086
+    kill -TERM $pid 2>/dev/null || true
+    local until=$((SECONDS + 5))
+    while [ -n "$(node_pids)" ] && [ "$SECONDS" -lt "$until" ]; do sleep 0.2; done
+  fi
   for attempt in 1 2 3; do
-    pid="$(node_pids | sort -u | tr '\n' ' ')"
+    pid="$(node_pids | tr '\n' ' ')"
     [ -z "${pid// /}" ] && break
     # shellcheck disable=SC2086
     kill -KILL $pid 2>/dev/null || true
     sleep 0.5
   done
   for attempt in 1 2 3; do
-    for mnt in $(mounts_under /var/lib/kubelet) $(mounts_under "$run") $(mounts_under /run/containerd); do
+    for mnt in $(node_mounts); do
       umount "$mnt" 2>/dev/null || umount -l "$mnt" 2>/dev/null || true
     done
-    [ -z "$(mounts_under /var/lib/kubelet)$(mounts_under "$run")$(mounts_under /run/containerd)" ] && break
+    [ -z "$(node_mounts)" ] && break
   done
   rm -f /var/run/cdi/"$driver"[-_]*.json
   rmdir /var/run/cdi 2>/dev/null || true
@@ -57,3 +105,67 @@ teardown_node() {
   # The shim's fixed state directories (whatever containerd's state says); no other containerd runs here.
   [ -S /run/containerd/containerd.sock ] || rm -rf /run/containerd
 }
+
+# The iptables rules of every table and family, without counters, one per line ("<family> <table> <rule>").
+iptables_rules() {
+  local family save table line
+  for family in ip ip6; do
+    save=${family}tables-save
+    command -v "$save" >/dev/null || continue
+    "$save" 2>/dev/null | while IFS= read -r line; do
+      case "$line" in
+        \#*|COMMIT) ;;
+        \**) table=${line#\*} ;;
+        *) echo "$family $table ${line% \[*\]}" ;;
+      esac
+    done
+  done
+}
+
+# snapshot_host <dir>: records what leftovers compares with (iptables rules, watched sysctls).
+snapshot_host() {
+  local dir=$1 key
+  rm -rf "$dir"
+  mkdir -p "$dir"
+  iptables_rules | sort >"$dir/iptables"
+  for key in $watched_sysctls; do
+    [ -r "/proc/sys/$key" ] && echo "$key=$(cat "/proc/sys/$key")"
+  done >"$dir/sysctls"
+}
+
+# leftovers [<baseline-dir>]: one line per thing a node left on the machine; nothing when it left nothing.
+leftovers() {
+  local before=${1:-} pid mnt spec cgroup link dir key value now
+  for pid in $(node_pids); do
+    if [ -r "/proc/$pid/cmdline" ]; then echo "process $pid: $(tr '\0' ' ' <"/proc/$pid/cmdline" | cut -c1-200)"; fi
+  done
+  for mnt in $(node_mounts); do echo "mount $mnt"; done
+  for cgroup in /sys/fs/cgroup/*/kubepods; do
+    if [ -d "$cgroup" ]; then echo "cgroup $cgroup"; fi
+  done
+  for spec in $(node_cdi_specs); do echo "CDI spec $spec"; done
+  for link in "$node_link" "$bridge"; do
+    if ip link show "$link" >/dev/null 2>&1; then echo "link $link"; fi
+  done
+  if [ -n "$(ip route show type unreachable "$reserved_range" 2>/dev/null)" ]; then
+    echo "route unreachable $reserved_range"
+  fi
+  for dir in /var/lib/kubelet "$run"; do
+    if [ -e "$dir" ]; then echo "directory $dir"; fi
+  done
+  [ -n "$before" ] || return 0
+  { iptables_rules | sort | comm -13 "$before/iptables" - | grep -E -- "$node_rule_pattern" || true; } \
+    | sed 's/^/iptables /'
+  while IFS='=' read -r key value; do
+    now="$(cat "/proc/sys/$key" 2>/dev/null || echo "(gone)")"
+    if [ "$now" != "$value" ]; then echo "sysctl $key: $value at the start, $now now"; fi
+  done <"$before/sysctls"
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  case "${1:-}" in
+    leftovers) leftovers "${2:-}" ;;
+    *) echo "usage: teardown.sh leftovers [<baseline-dir>]" >&2; exit 2 ;;
+  esac
+fi

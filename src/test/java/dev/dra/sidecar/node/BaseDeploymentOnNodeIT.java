@@ -113,6 +113,28 @@ class BaseDeploymentOnNodeIT {
                 "one driver's view is its file as Go decodes it, generation included");
     }
 
+    /**
+     * README's attribute examples ({@code .../attributes/uuid} as text, {@code .../attributes/resource.kubernetes.io/pciBusID}
+     * as JSON) name attributes the upstream test driver never writes (its metadata has driverName, pool and device
+     * only): the same two routes, in the app container, for each attribute the driver wrote on the first device.
+     */
+    @Test
+    void theReadmesAttributeRoutesAnswerWithTheAttributesTheDriverWrote() throws Exception {
+        JsonNode device = goDecode("gpu-claim", "gpu").at("/requests/0/devices/0");
+        String route = "localhost:8089/claims/gpu-claim/gpu/devices/" + device.get("name").asText() + "/attributes/";
+        List<String> names = new java.util.ArrayList<>();
+        device.get("attributes").fieldNames().forEachRemaining(names::add);
+        assertEquals(List.of("device", "driverName", "pool"), names.stream().sorted().toList(),
+                "the attributes the upstream test driver writes");
+        for (String name : names) {
+            JsonNode value = device.at("/attributes/" + name);
+            assertEquals(value, GoOracle.JSON.readTree(PODS.exec(pod, NodePods.APP, "curl", "-s", route + name)),
+                    "curl -s " + route + name);
+            assertEquals(value.get("string").asText(), PODS.exec(pod, NodePods.APP, "curl", "-s", "-H",
+                    "Accept: text/plain", route + name).strip(), "curl -s -H 'Accept: text/plain' " + route + name);
+        }
+    }
+
     @Test
     void theAppContainerIsCreatedOnlyAfterTheSidecarStarted() throws Exception {
         Pod now = PODS.get(pod);

@@ -11,8 +11,9 @@ import java.util.Map;
  * kubelet, kube-scheduler, kube-controller-manager, the upstream DRA test driver), the binaries built once by the
  * {@code build.sh} scripts into a cache that later runs reuse. Output goes to {@code target/kube-node/}.
  *
- * <p>{@link #close()} stops it (the script's trap deletes the pods and removes every process, mount, link and
- * file the node made); should this JVM end without closing it, the script notices that its parent is gone.
+ * <p>{@link #close()} stops it (the script's trap deletes the pods, removes every process, mount, link and file the
+ * node made, and checks that nothing is left) and fails when the script says it left something or failed; should
+ * this JVM end without closing it, the script notices that its parent is gone.
  */
 final class KubeNode implements AutoCloseable {
 
@@ -52,9 +53,29 @@ final class KubeNode implements AutoCloseable {
                 START_TIMEOUT, STOP_GRACE));
     }
 
-    /** Stops the node and waits until start.sh has removed what it made (SIGTERM, then SIGKILL to the tree). */
+    /**
+     * Stops the node and waits until start.sh has removed what it made (SIGTERM, then SIGKILL to the tree).
+     *
+     * @throws IllegalStateException when start.sh did not exit 0: something was left on the machine (its output names
+     *         each leftover), a component had exited, or it did not stop in time
+     */
     @Override
     public void close() {
-        component.close();
+        int status = component.stop();
+        if (status != 0) {
+            String output = component.output();
+            throw new IllegalStateException("the real node's start.sh ended with exit status " + status + ": "
+                    + output.substring(Math.max(0, output.length() - 3000)) + " (logs in " + STATE + ")");
+        }
+    }
+
+    /** SIGKILL to start.sh alone, as a crash would end it: its trap does not run, so the node's cleanup is left. */
+    void killScript() {
+        component.killScript();
+    }
+
+    /** What start.sh has written so far (target/kube-node/start.log). */
+    String output() {
+        return component.output();
     }
 }

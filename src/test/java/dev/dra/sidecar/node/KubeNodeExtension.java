@@ -19,8 +19,8 @@ import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
  * Gives a test class the one real node of {@link KubeNode} (only one can run per machine: started by the first
- * class that needs it, stopped when the test run ends), a client for its API server, and the sidecar image
- * imported into its containerd. Without root, Go or podman every test of the class is skipped and says why.
+ * class that needs it, stopped when the test run ends, which fails the run if the node left anything behind), a
+ * client for its API server, and the sidecar image imported into its containerd. Without root, Go or podman every test of the class is skipped and says why.
  */
 final class KubeNodeExtension implements BeforeAllCallback {
 
@@ -29,7 +29,7 @@ final class KubeNodeExtension implements BeforeAllCallback {
             "pod-security.kubernetes.io/enforce", "restricted",
             "pod-security.kubernetes.io/warn", "restricted");
 
-    private Shared shared;
+    private Holder holder;
 
     /** The node, its client and the images, or why there is none. */
     private record Shared(KubeNode node, KubernetesClient client, String sidecarImage, String unavailable)
@@ -68,27 +68,55 @@ final class KubeNodeExtension implements BeforeAllCallback {
         }
     }
 
+    /** The run's node as it is now: {@link #killAndRestart()} replaces it. */
+    private static final class Holder implements AutoCloseable {
+        private volatile Shared current;
+
+        Holder(Shared current) {
+            this.current = current;
+        }
+
+        @Override
+        public void close() {
+            current.close();
+        }
+    }
+
     @Override
     public void beforeAll(ExtensionContext context) {
-        shared = RunWide.get(context, KubeNodeExtension.class, Shared.class, Shared::start, Shared::unavailable);
+        holder = RunWide.get(context, KubeNodeExtension.class, Holder.class, () -> new Holder(Shared.start()),
+                h -> h.current.unavailable());
     }
 
     KubernetesClient client() {
-        return shared.client();
+        return holder.current.client();
     }
 
     KubeNode node() {
-        return shared.node();
+        return holder.current.node();
     }
 
     /** The sidecar image's name in the node's containerd. */
     String sidecarImage() {
-        return shared.sidecarImage();
+        return holder.current.sidecarImage();
     }
 
     /** The app image (busybox, curl, python3) in the node's containerd. */
     String appImage() {
-        return shared.node().env.get("app_image");
+        return holder.current.node().env.get("app_image");
+    }
+
+    /**
+     * Kills the node's start.sh outright (SIGKILL: its trap does not run, so whatever the kernel does not end is
+     * left) and starts the run's node again, which must first remove and check what the killed one left; the
+     * classes that follow get the new node. Returns what the new start.sh wrote.
+     */
+    String killAndRestart() {
+        Shared killed = holder.current;
+        killed.client().close();
+        killed.node().killScript();
+        holder.current = Shared.start();
+        return holder.current.node().output();
     }
 
     /**

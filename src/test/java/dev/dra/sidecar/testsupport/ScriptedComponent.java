@@ -79,9 +79,10 @@ public final class ScriptedComponent implements AutoCloseable {
             Files.createDirectories(state);
             long started = System.nanoTime();
             Path log = state.resolve("start.log");
+            Path ready = state.resolve("ready");
+            Files.deleteIfExists(ready);   // a killed run's: the script removes it too, but only once it runs
             Process process = new ProcessBuilder("bash", script.toString(), state.toString())
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
-            Path ready = state.resolve("ready");
             long deadline = started + startTimeout.toNanos();
             while (!Files.exists(ready)) {
                 if (!process.isAlive() || System.nanoTime() > deadline) {
@@ -129,18 +130,43 @@ public final class ScriptedComponent implements AutoCloseable {
     /** Stops the component and waits for its script to clean up (SIGTERM, then SIGKILL to the whole tree). */
     @Override
     public void close() {
-        if (!process.isAlive()) {
-            return;
-        }
-        var descendants = process.descendants().toList();
-        process.destroy();
-        try {
-            if (!process.waitFor(stopGrace.toSeconds(), TimeUnit.SECONDS)) {
-                descendants.forEach(ProcessHandle::destroyForcibly);
-                process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+        stop();
+    }
+
+    /**
+     * As {@link #close()}, and says how the script ended: its exit status (also when it had ended by itself before),
+     * or -1 when it outlived {@code stopGrace} and the whole tree was killed.
+     */
+    public int stop() {
+        if (process.isAlive()) {
+            var descendants = process.descendants().toList();
+            process.destroy();
+            try {
+                if (!process.waitFor(stopGrace.toSeconds(), TimeUnit.SECONDS)) {
+                    descendants.forEach(ProcessHandle::destroyForcibly);
+                    process.destroyForcibly().waitFor(5, TimeUnit.SECONDS);
+                    return -1;
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                return -1;
             }
+        }
+        return process.exitValue();
+    }
+
+    /** SIGKILL to the script alone, as a crash would end it (no trap runs); returns once it is gone. */
+    public void killScript() {
+        process.destroyForcibly();
+        try {
+            process.waitFor(10, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
         }
+    }
+
+    /** The script's output so far ({@code STATE/start.log}). */
+    public String output() {
+        return read("start.log");
     }
 }

@@ -1,0 +1,116 @@
+package dev.dra.sidecar.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dra.sidecar.testsupport.Eventually;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * At a pod's deletion the sidecar answers the long polls that wait on it (docs/api.md, "Caching and long polls":
+ * at once, a normal {@code 200} with the current representation and its ETag) and exits 0. The client is a second
+ * native sidecar declared before ours: kubelet stops sidecars in the reverse order of their declaration, after the
+ * app, so it is still running, its long poll waiting, when ours gets SIGTERM.
+ */
+class LongPollAtDeletionOnNodeIT {
+
+    @RegisterExtension
+    static final KubeNodeExtension NODE = new KubeNodeExtension();
+    private static final NodePods PODS = new NodePods(NODE);
+    private static final String POLLER = "long-poller";
+    /** Holds the deleted pod (and its containers' logs and statuses) until the test has read them. */
+    private static final String HOLD = "dra-metadata-sidecar.test/read-logs-first";
+    /** Retries until the sidecar answers, logs that answer, then waits on it with the README's long poll. */
+    private static final String POLL = """
+            url=http://127.0.0.1:8089/claims/gpu-claim/gpu
+            until first=$(curl -fsS -i "$url" 2>/dev/null); do sleep 0.2; done
+            first=$(printf '%s' "$first" | tr -d '\\r')
+            etag=$(printf '%s\\n' "$first" | sed -n 's/^[Ee][Tt]ag: //p')
+            echo "first status: $(printf '%s\\n' "$first" | head -1)"
+            echo "first body: $(printf '%s\\n' "$first" | sed '1,/^$/d')"
+            echo "waiting, lastEtag $etag"
+            answer=$(curl -sS -i --get "$url" --data waitForChange=true --data timeoutSeconds=300 \\
+              --data-urlencode "lastEtag=$etag" 2>&1 | tr -d '\\r')
+            echo "answer status: $(printf '%s\\n' "$answer" | head -1)"
+            echo "answer etag: $(printf '%s\\n' "$answer" | sed -n 's/^[Ee][Tt]ag: //p')"
+            echo "answer body: $(printf '%s\\n' "$answer" | sed '1,/^$/d')"
+            trap 'exit 0' TERM
+            while true; do sleep 1; done
+            """;
+
+    @Test
+    void aLongPollWaitingAtDeletionIsAnsweredWithTheCurrentMetadataAndTheSidecarExitsZero() throws Exception {
+        String namespace = NODE.restrictedNamespace("long-poll", Map.of());
+        Pod pod = PODS.basePod(namespace, "long-poll");
+        pod.getMetadata().setFinalizers(List.of(HOLD));
+        pod.getSpec().setTerminationGracePeriodSeconds(10L);
+        Container poller = new ContainerBuilder().withName(POLLER).withImage(NODE.appImage())
+                .withImagePullPolicy("Never").withRestartPolicy("Always").withCommand("/bin/sh", "-c", POLL)
+                .withNewSecurityContext().withAllowPrivilegeEscalation(false).withNewCapabilities().withDrop("ALL")
+                .endCapabilities().endSecurityContext().build();
+        pod.getSpec().getInitContainers().add(0, poller);
+        NODE.client().resource(pod).create();
+        try {
+            Pod running = PODS.awaitAppRunning(pod);
+            List<NodePods.TimedLine> before = PODS.awaitLog(running, POLLER, 3);
+            assertEquals("first status: HTTP/1.1 200 OK", before.get(0).text(), "the sidecar answered the poller");
+            String etag = before.get(2).text().replaceFirst("^waiting, lastEtag ", "");
+            assertTrue(etag.startsWith("\""), "the poller waits with the ETag it got: " + before);
+            Thread.sleep(1000);   // well inside the poll's 300 s: it is waiting now
+
+            NODE.client().resource(running).delete();
+            Pod ended = Eventually.await(Duration.ofSeconds(60), () -> PODS.get(running), p -> terminated(p, NodePods.APP)
+                    && terminated(p, NodePods.SIDECAR) && terminated(p, POLLER), "the pod's three containers ended");
+
+            List<NodePods.TimedLine> log = PODS.log(ended, POLLER);
+            String all = String.join("\n", log.stream().map(NodePods.TimedLine::text).toList());
+            assertEquals("answer status: HTTP/1.1 200 OK", line(log, "answer status: ").text(), all);
+            assertEquals("answer etag: " + etag, line(log, "answer etag: ").text(), "the same ETag: nothing changed\n" + all);
+            assertEquals(line(log, "first body: ").text().replaceFirst("^first ", ""),
+                    line(log, "answer body: ").text().replaceFirst("^answer ", ""),
+                    "the answer is the current representation\n" + all);
+            ContainerStatus app = NodePods.status(ended, NodePods.APP);
+            Instant appFinished = Instant.parse(app.getState().getTerminated().getFinishedAt());
+            Instant answered = line(log, "answer status: ").time();
+            // finishedAt has whole seconds: the answer came after the app had ended, when the sidecar was stopped.
+            assertTrue(!answered.isBefore(appFinished), "the poll was answered at " + answered
+                    + ", after the app ended at " + appFinished);
+            System.err.printf("[node] long poll waiting %d ms, answered \"%s\" %d ms after the app's finishedAt%n",
+                    Duration.between(before.get(2).time(), answered).toMillis(), line(log, "answer status: ").text(),
+                    Duration.between(appFinished, answered).toMillis());
+            String sidecarLog = String.join("\n", PODS.log(ended, NodePods.SIDECAR).stream()
+                    .map(NodePods.TimedLine::text).toList());
+            assertTrue(sidecarLog.contains("Stopping: answered 1 long poll(s) with the current metadata"),
+                    "the sidecar says it answered the waiting poll as it stopped:\n" + sidecarLog);
+            assertEquals(0, NodePods.status(ended, NodePods.SIDECAR).getState().getTerminated().getExitCode(),
+                    "the sidecar's exit status on SIGTERM");
+        } finally {
+            NODE.client().pods().inNamespace(namespace).withName("long-poll").edit(p -> {
+                p.getMetadata().setFinalizers(List.of());
+                return p;
+            });
+        }
+        Eventually.await(Duration.ofSeconds(60), () -> PODS.get(pod), p -> p == null, "the pod gone");
+    }
+
+    private static boolean terminated(Pod pod, String container) {
+        ContainerStatus status = NodePods.status(pod, container);
+        return status != null && status.getState() != null && status.getState().getTerminated() != null;
+    }
+
+    private static NodePods.TimedLine line(List<NodePods.TimedLine> log, String prefix) {
+        NodePods.TimedLine found = log.stream().filter(l -> l.text().startsWith(prefix)).findFirst().orElse(null);
+        assertNotNull(found, "a line \"" + prefix + "...\" in the poller's log: " + log);
+        return found;
+    }
+}
