@@ -123,6 +123,23 @@ class DeployManifestsTest {
                 "the component must not change the app's pod-level security context");
     }
 
+    /** The base's sidecar is the component's: the same hook, probes, resources and security, but for its claims. */
+    @Test
+    void theBasesSidecarIsTheComponentsButForTheClaims() throws IOException {
+        var base = SidecarPodRules.sidecar(((Deployment) parse(KUBERNETES.resolve("base/deployment.yaml")).get(0))
+                .getSpec().getTemplate().getSpec(), "base");
+        var component = SidecarPodRules.sidecar(((Deployment) parse(KUBERNETES.resolve("components/sidecar/sidecar.yaml"))
+                .get(0)).getSpec().getTemplate().getSpec(), "component");
+        assertEquals(component.getLifecycle(), base.getLifecycle(), "postStart hook");
+        assertEquals(component.getReadinessProbe(), base.getReadinessProbe(), "readiness probe");
+        assertEquals(component.getLivenessProbe(), base.getLivenessProbe(), "liveness probe");
+        assertEquals(component.getSecurityContext(), base.getSecurityContext(), "security context");
+        assertEquals(component.getResources().getLimits(), base.getResources().getLimits(), "limits");
+        assertEquals(component.getResources().getRequests(), base.getResources().getRequests(), "requests");
+        assertEquals(component.getPorts(), base.getPorts(), "ports");
+        assertEquals(component.getImage(), base.getImage(), "image");
+    }
+
     @Test
     void baseRendersAndFollowsTheRules() throws Exception {
         List<HasMetadata> rendered = render(KUBERNETES.resolve("base"));

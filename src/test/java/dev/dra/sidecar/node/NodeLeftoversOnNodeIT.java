@@ -4,6 +4,9 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.VolumeBuilder;
+import io.fabric8.kubernetes.api.model.VolumeMountBuilder;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -96,7 +99,12 @@ class NodeLeftoversOnNodeIT {
         assertEquals("Running", pod.getStatus().getPhase());
     }
 
+    /** Creates the pod with a memory-backed volume in its app container, so that kubelet mounts one for it. */
     private static Pod create(Pod pod) {
+        pod.getSpec().getVolumes().add(new VolumeBuilder().withName("scratch").withNewEmptyDir().withMedium("Memory")
+                .withSizeLimit(new Quantity("1Mi")).endEmptyDir().build());
+        NodePods.container(pod, NodePods.APP).getVolumeMounts().add(new VolumeMountBuilder().withName("scratch")
+                .withMountPath("/scratch").build());
         NODE.client().resource(pod).create();
         return pod;
     }
