@@ -11,21 +11,14 @@
 #
 # env: BASE_PULL=false skips the pull attempt (no registry reachable).
 set -euo pipefail
-podman=("$(dirname "$0")/podman.sh")
 
 base=gcr.io/distroless/base-nossl-debian12
-label=dev.dra.sidecar.base-standin
+script_name=distroless-standin
+# shellcheck source=standin-common.sh
+source "$(dirname "$0")/standin-common.sh"
 packages=(base-files netbase tzdata libc6)
 
-fail() { echo "distroless-standin: $*" >&2; exit 1; }
-
-command -v podman >/dev/null || fail "podman is not installed"
-if "${podman[@]}" image exists "$base"; then
-  how=$("${podman[@]}" image inspect --format "{{ index .Labels \"$label\" }}" "$base" 2>/dev/null || true)
-  [[ $how == "<no value>" ]] && how=
-  echo "base: $base present${how:+ (stand-in: $how)}"
-  exit 0
-fi
+exit_if_present
 if [[ ${BASE_PULL:-true} == true ]] && timeout 30 "${podman[@]}" pull -q "$base" >/dev/null 2>&1; then
   echo "base: $base pulled"
   exit 0

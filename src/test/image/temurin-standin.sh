@@ -11,22 +11,15 @@
 # env: TEMURIN_25_HOME (default /usr/lib/jvm/temurin-25-jdk-amd64), DEBIAN_MIRROR (default deb.debian.org),
 #      BASE_PULL=false skips the pull attempt (no registry reachable).
 set -euo pipefail
-podman=("$(dirname "$0")/podman.sh")
 
 base=eclipse-temurin:25-jdk
-label=dev.dra.sidecar.base-standin
+script_name=temurin-standin
+# shellcheck source=standin-common.sh
+source "$(dirname "$0")/standin-common.sh"
 jdk=${TEMURIN_25_HOME:-/usr/lib/jvm/temurin-25-jdk-amd64}
 mirror=${DEBIAN_MIRROR:-http://deb.debian.org/debian}
 
-fail() { echo "temurin-standin: $*" >&2; exit 1; }
-
-command -v podman >/dev/null || fail "podman is not installed"
-if "${podman[@]}" image exists "$base"; then
-  how=$("${podman[@]}" image inspect --format "{{ index .Labels \"$label\" }}" "$base" 2>/dev/null || true)
-  [[ $how == "<no value>" ]] && how=
-  echo "base: $base present${how:+ (stand-in: $how)}"
-  exit 0
-fi
+exit_if_present
 if [[ ${BASE_PULL:-true} == true ]] && timeout 30 "${podman[@]}" pull -q "docker.io/library/$base" >/dev/null 2>&1; then
   "${podman[@]}" tag "docker.io/library/$base" "$base"
   echo "base: $base pulled from docker.io"
