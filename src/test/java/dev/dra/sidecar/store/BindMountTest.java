@@ -1,5 +1,6 @@
 package dev.dra.sidecar.store;
 
+import static dev.dra.sidecar.store.StoreOnFiles.BOUND;
 import static dev.dra.sidecar.snapshot.ClaimKind.CLAIM;
 import static dev.dra.sidecar.store.StoreFiles.metadata;
 import static dev.dra.sidecar.testsupport.MetadataFiles.create;
@@ -30,8 +31,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class BindMountTest {
 
-    private static final Duration BOUND = Duration.ofSeconds(5);
-
     @TempDir
     Path temp;
 
@@ -50,7 +49,7 @@ class BindMountTest {
         String mounts = "mount --bind '" + host + "' '" + target + "' && mount -o remount,bind,ro '" + target + "'";
         try (ProbeProcess probe = ProbeProcess.start(List.of("unshare", "-m", "--propagation", "private"), mounts,
                 List.of(), temp.resolve("probe.stderr"), root.toString(), target.toString(), String.valueOf(watch))) {
-            String ro = probe.next(Duration.ofSeconds(20));
+            String ro = probe.next(BOUND);
             assertTrue(ro.startsWith("ro ") && ro.contains("Read-only file system"),
                     "the file must be a read-only mount inside the namespace, got: " + ro);
             assertTrue(probe.next(BOUND).startsWith(watch ? "mode inotify" : "mode polling"));

@@ -63,7 +63,7 @@ class MetadataStoreBoundariesTest {
     void filesOutsideTheLayoutAreIgnored(boolean watch) throws IOException {
         root = temp.resolve("root");
         Files.createDirectories(root);
-        try (MetadataStore store = start(TestStoreConfig.of(root, "watch", String.valueOf(watch)))) {
+        try (MetadataStore store = start(StoreOnFiles.watchOnly(root, watch))) {
             byte[] good = metadata(1);
             create(root.resolve("d-metadata.json"), good);
             create(root.resolve("resourceclaims/d-metadata.json"), good);

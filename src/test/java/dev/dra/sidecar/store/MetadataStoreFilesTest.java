@@ -67,7 +67,7 @@ class MetadataStoreFilesTest {
     void filesAndDirectoriesCreatedAfterStartAppearInBothLayouts(boolean watch) throws IOException {
         root = temp.resolve("root");
         Files.createDirectories(root);
-        try (MetadataStore store = StoreOnFiles.start(TestStoreConfig.of(root, "watch", String.valueOf(watch)))) {
+        try (MetadataStore store = StoreOnFiles.start(StoreOnFiles.watchOnly(root, watch))) {
             assertTrue(store.status().rootExists());
             assertTrue(store.current().claims(CLAIM).claims().isEmpty());
 

@@ -62,14 +62,14 @@ class MetadataStorePublishTest {
 
             long before = reads.get();
             Files.setLastModifiedTime(f, FileTime.from(Instant.now()));
-            awaitTrue(Duration.ofSeconds(5), "the touched file is read again", () -> reads.get() > before);
+            awaitTrue(StoreOnFiles.BOUND, "the touched file is read again", () -> reads.get() > before);
             awaitQuiescence(store);
             assertNothingPublishedFor(store, sequence);
 
             // Same bytes, written the way a driver rewrites (truncate, write): re-read, nothing new.
             long before2 = reads.get();
             MetadataFiles.rewriteInPlace(f, metadata(1));
-            awaitTrue(Duration.ofSeconds(5), "the rewritten file is read again", () -> reads.get() > before2);
+            awaitTrue(StoreOnFiles.BOUND, "the rewritten file is read again", () -> reads.get() > before2);
             // Other formatting, same decoded object (compact, no trailing newline).
             MetadataFiles.rewriteInPlace(f, StoreFiles.JSON.writeValueAsBytes(StoreFiles.JSON.readTree(metadata(1))));
             awaitQuiescence(store);

@@ -4,6 +4,7 @@ import static dev.dra.sidecar.store.StoreFiles.generation;
 import static dev.dra.sidecar.testsupport.Eventually.awaitTrue;
 
 import dev.dra.sidecar.snapshot.ClaimKind;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.TreeMap;
@@ -18,14 +19,12 @@ import java.util.stream.Collectors;
  */
 final class StoreOnFiles {
 
-    /** Polling alone finds new files at the rescan interval (2 s by default); everything else is faster. */
-    static final Duration BOUND = Duration.ofSeconds(5);
-
     /**
-     * With watch hints, a new file must not wait for a walk: the watch on its new directory, or the walk right after
-     * registering it, finds it.
+     * How long a change may take before the test fails: a deadline for the event, not a speed claim (a loaded CI
+     * machine may take seconds to schedule the refresh thread). Speed is in the bench; what finds a change is shown
+     * by the settings a test runs with (see {@link #watchOnly}).
      */
-    static final Duration WATCHED_CREATE_BOUND = Duration.ofMillis(1_000);
+    static final Duration BOUND = Duration.ofSeconds(60);
 
     private static final Map<String, Duration> SLOWEST = new ConcurrentHashMap<>();
 
@@ -49,8 +48,18 @@ final class StoreOnFiles {
         return store;
     }
 
+    /**
+     * The settings under which only file notifications can find a new file when {@code watch} is on: the safety
+     * net's walk (every {@code safety-poll-interval}) is pushed past any test's deadline, so a create seen at all
+     * was seen through the watch on its directory (or the walk right after registering it).
+     */
+    static StoreConfig watchOnly(Path root, boolean watch) {
+        return watch ? TestStoreConfig.of(root, "watch", "true", "safety-poll-interval", "1h")
+                : TestStoreConfig.of(root, "watch", "false");
+    }
+
     static void visible(String change, boolean watch, MetadataStore store, Supplier<Boolean> condition) {
-        Duration took = awaitTrue(watch && change.equals("create") ? WATCHED_CREATE_BOUND : BOUND, change, condition::get);
+        Duration took = awaitTrue(BOUND, change, condition::get);
         SLOWEST.merge(change + (watch ? "[watch]" : "[poll]"), took, (a, b) -> a.compareTo(b) >= 0 ? a : b);
     }
 

@@ -104,7 +104,7 @@ class TornWriteTest {
             }
             long writingNanos = System.nanoTime() - start;
             long last = g;
-            Duration settled = awaitTrue(Duration.ofSeconds(5), "final generation " + last,
+            Duration settled = awaitTrue(StoreOnFiles.BOUND, "final generation " + last,
                     () -> generation(store.current()).generation() == last);
             stop.set(true);
             for (Thread reader : readers) {

@@ -1,5 +1,6 @@
 package dev.dra.sidecar.store;
 
+import static dev.dra.sidecar.store.StoreOnFiles.BOUND;
 import static dev.dra.sidecar.snapshot.ClaimKind.CLAIM;
 import static dev.dra.sidecar.store.StoreFiles.metadata;
 import static dev.dra.sidecar.testsupport.MetadataFiles.create;
@@ -10,7 +11,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dra.sidecar.testsupport.MetadataFiles;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Assumptions;
@@ -24,8 +24,6 @@ import org.junit.jupiter.api.io.TempDir;
  * without touching the machine's).
  */
 class WatchFallbackTest {
-
-    private static final Duration BOUND = Duration.ofSeconds(5);
 
     @TempDir
     Path temp;
