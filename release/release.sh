@@ -15,8 +15,10 @@
 #   COSIGN_KEY         the signing key (cosign.key), with COSIGN_PASSWORD
 #   COSIGN_TLOG        true (default): record the signature in the public transparency log (Rekor); false for a
 #                      registry the log cannot know (the tests')
+#   RELEASE_SIGN       true (default); false skips the SBOM, the signature and the attestation (a test of the
+#                      pull path alone: RegistryPullOnNodeIT; never the release workflow)
 #   PODMAN HELM COSIGN SYFT   the commands, default podman, helm, cosign, syft from PATH
-# Writes into <out-dir>: sbom.spdx.json, the stamped chart's .tgz, release-notes.md (the CHANGELOG's section of
+# Writes into <out-dir>: sbom.spdx.json (when signing), the stamped chart's .tgz, release-notes.md (the CHANGELOG's section of
 # the version) and release.env (version, image=<repository>@<digest>, chart=oci://<chart-repository>/<name>),
 # and prints release.env. Any failing step stops it (exit 1).
 set -euo pipefail
@@ -29,7 +31,8 @@ helm="${HELM:-helm}"
 cosign="${COSIGN:-cosign}"
 syft="${SYFT:-syft}"
 platforms="${PLATFORMS:-linux/amd64}"
-: "${COSIGN_KEY:?COSIGN_KEY names the signing key}"
+sign="${RELEASE_SIGN:-true}"
+[ "$sign" != true ] || : "${COSIGN_KEY:?COSIGN_KEY names the signing key}"
 mkdir -p "$out"
 out="$(cd "$out" && pwd)"
 
@@ -73,10 +76,14 @@ image="$repository@$digest"
 
 # The SBOM of the image (Syft, SPDX JSON), attached as a signed attestation, and the image's signature.
 "$podman" manifest rm "$local_name" >/dev/null
-env ${cosign_env[@]+"${cosign_env[@]}"} SYFT_CHECK_FOR_APP_UPDATE=false "$syft" scan --quiet "registry:$image" -o "spdx-json=$out/sbom.spdx.json"
-env ${cosign_env[@]+"${cosign_env[@]}"} "$cosign" sign --yes --key "$COSIGN_KEY" "${cosign_tlog[@]}" "$image" >&2
-env ${cosign_env[@]+"${cosign_env[@]}"} "$cosign" attest --yes --key "$COSIGN_KEY" "${cosign_tlog[@]}" --type spdxjson \
-  --predicate "$out/sbom.spdx.json" "$image" >&2
+rm -f "$out/sbom.spdx.json"
+if [ "$sign" = true ]; then
+  env ${cosign_env[@]+"${cosign_env[@]}"} SYFT_CHECK_FOR_APP_UPDATE=false "$syft" scan --quiet "registry:$image" \
+    -o "spdx-json=$out/sbom.spdx.json"
+  env ${cosign_env[@]+"${cosign_env[@]}"} "$cosign" sign --yes --key "$COSIGN_KEY" "${cosign_tlog[@]}" "$image" >&2
+  env ${cosign_env[@]+"${cosign_env[@]}"} "$cosign" attest --yes --key "$COSIGN_KEY" "${cosign_tlog[@]}" --type spdxjson \
+    --predicate "$out/sbom.spdx.json" "$image" >&2
+fi
 
 # The chart, with the image just pushed written into its values: installed with no values, it injects that
 # image, pinned.

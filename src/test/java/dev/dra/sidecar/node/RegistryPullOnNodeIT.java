@@ -65,7 +65,8 @@ class RegistryPullOnNodeIT {
                   ca = "%2$s"
                 """.formatted(registry.host, registry.ca));
         PodLikeContainer.ensureBaseImages();
-        release = Release.run("the registry pull test", registry, STATE.resolve("release"));
+        // Unsigned here: ReleaseIT checks the signatures; this test is the pull path.
+        release = Release.run("the registry pull test", registry, STATE.resolve("release"), false);
         Helm helm = Helm.forCluster(NODE.node().kubeconfig);
         helm.succeed("install", "dra-metadata-sidecar", release.chart(), "--version", release.version(),
                 "--namespace", "dra-metadata-sidecar", "--create-namespace",

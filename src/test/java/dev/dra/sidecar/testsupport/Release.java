@@ -51,27 +51,39 @@ public final class Release {
      * @throws Unavailable when there is no Go toolchain for cosign, helm or Syft
      */
     public static Published run(String whoNeedsIt, TestRegistry registry, Path out) throws Exception {
-        Path dir = Files.createDirectories(out.toAbsolutePath());
-        Path cosign = GoTools.binary(whoNeedsIt, "cosign");
-        Path helm = GoTools.binary(whoNeedsIt, "helm");
-        Path syft = GoTools.binary(whoNeedsIt, "syft");
-        Path keys = Files.createDirectories(dir.resolve("keys"));
-        Files.deleteIfExists(keys.resolve("cosign.key"));
-        Files.deleteIfExists(keys.resolve("cosign.pub"));
-        Result generated = run(keys, Map.of("COSIGN_PASSWORD", "release-test"), 120,
-                cosign.toString(), "generate-key-pair");
-        assertTrue(generated.ok(), "cosign generate-key-pair failed:\n" + generated.output());
+        return run(whoNeedsIt, registry, out, true);
+    }
 
+    /**
+     * As {@link #run(String, TestRegistry, Path)}; unless {@code sign}, with {@code RELEASE_SIGN=false}: no SBOM, no
+     * signature, no key (nor cosign and Syft built), for a test of the pull path alone.
+     */
+    public static Published run(String whoNeedsIt, TestRegistry registry, Path out, boolean sign) throws Exception {
+        Path dir = Files.createDirectories(out.toAbsolutePath());
+        Path helm = GoTools.binary(whoNeedsIt, "helm");
         Map<String, String> env = new java.util.HashMap<>(helmHome(dir));
         env.put("REGISTRY_AUTH_FILE", registry.authFile.toString());
         env.put("REGISTRY_CA", registry.ca.toString());
-        env.put("COSIGN_KEY", keys.resolve("cosign.key").toString());
-        env.put("COSIGN_PASSWORD", "release-test");
-        env.put("COSIGN_TLOG", "false");
         env.put("PODMAN", PODMAN.toAbsolutePath().toString());
         env.put("HELM", helm.toString());
-        env.put("COSIGN", cosign.toString());
-        env.put("SYFT", syft.toString());
+        env.put("RELEASE_SIGN", Boolean.toString(sign));
+        Path keys = dir.resolve("keys");
+        Path cosign = null;
+        if (sign) {
+            cosign = GoTools.binary(whoNeedsIt, "cosign");
+            Path syft = GoTools.binary(whoNeedsIt, "syft");
+            Files.createDirectories(keys);
+            Files.deleteIfExists(keys.resolve("cosign.key"));
+            Files.deleteIfExists(keys.resolve("cosign.pub"));
+            Result generated = run(keys, Map.of("COSIGN_PASSWORD", "release-test"), 120,
+                    cosign.toString(), "generate-key-pair");
+            assertTrue(generated.ok(), "cosign generate-key-pair failed:\n" + generated.output());
+            env.put("COSIGN_KEY", keys.resolve("cosign.key").toString());
+            env.put("COSIGN_PASSWORD", "release-test");
+            env.put("COSIGN_TLOG", "false");
+            env.put("COSIGN", cosign.toString());
+            env.put("SYFT", syft.toString());
+        }
         long started = System.nanoTime();
         Result release = run(Path.of("."), env, 1800, "bash", SCRIPT.toString(), registry.host + "/dra-metadata-sidecar",
                 registry.host + "/charts", dir.toString());
