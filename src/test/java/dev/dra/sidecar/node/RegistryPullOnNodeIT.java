@@ -136,7 +136,7 @@ class RegistryPullOnNodeIT {
         assertTrue(sidecar.getImageID().endsWith("@" + release.digest()), "containerd ran the digest: " + sidecar.getImageID());
         assertTrue(NodeImages.ctr(NODE.node(), "images", "ls", "-q").contains(release.image()),
                 "containerd pulled the image under its digest reference");
-        Event pulled = awaitEvent(namespace, "pulled", "Pulled");
+        Event pulled = awaitEvent(namespace, "pulled", "Pulled", "Successfully pulled image");
         assertTrue(pulled.getMessage().contains(release.image()), pulled.getMessage());
 
         String served = PODS.awaitLog(running, NodePods.APP, 1).get(0).text();
@@ -153,10 +153,11 @@ class RegistryPullOnNodeIT {
     void aPodWithoutTheSecretCannotPullTheSidecarAndSaysSo() throws Exception {
         String namespace = NODE.restrictedNamespace("unauthorized", Map.of(OPT_IN, "true"));
         app(namespace, "unauthorized", false);
-        Event failed = awaitEvent(namespace, "unauthorized", "Failed");
+        Event failed = awaitEvent(namespace, "unauthorized", "Failed", "Failed to pull image");
         System.err.println("the event of a pull without the secret: " + failed.getReason() + ": " + failed.getMessage());
         assertTrue(failed.getMessage().startsWith("Failed to pull image \"" + release.image() + "\""), failed.getMessage());
-        assertTrue(failed.getMessage().contains("401 Unauthorized"), failed.getMessage());
+        assertTrue(failed.getMessage().contains("pull access denied, repository does not exist or may require "
+                + "authorization: authorization failed: no basic auth credentials"), failed.getMessage());
         Pod waiting = Eventually.await(Duration.ofSeconds(60),
                 () -> NODE.client().pods().inNamespace(namespace).withName("unauthorized").get(),
                 p -> {
@@ -167,11 +168,13 @@ class RegistryPullOnNodeIT {
         assertFalse(NodePods.running(waiting, NodePods.APP), "the app does not start without its sidecar");
     }
 
-    private static Event awaitEvent(String namespace, String pod, String reason) {
+    /** The first event of {@code pod} with {@code reason} whose message starts with {@code message}, once there. */
+    private static Event awaitEvent(String namespace, String pod, String reason, String message) {
         return Eventually.await(Duration.ofSeconds(90),
                 () -> NODE.client().v1().events().inNamespace(namespace).list().getItems().stream()
-                        .filter(e -> pod.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason()))
+                        .filter(e -> pod.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason())
+                                && e.getMessage() != null && e.getMessage().startsWith(message))
                         .findFirst().orElse(null),
-                e -> e != null, "the event " + reason + " of pod " + pod);
+                e -> e != null, "the event " + reason + " (" + message + "...) of pod " + pod);
     }
 }
