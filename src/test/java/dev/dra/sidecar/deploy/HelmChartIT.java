@@ -109,7 +109,8 @@ class HelmChartIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"image.digest=latest", "image.digest=sha256:abc", "failurePolicy=Maybe", "settings.DRA_METADATA_EXPECTED_CLAIMS=claims/x",
+    @ValueSource(strings = {"image.digest=latest", "image.digest=sha256:abc",
+            "failurePolicy=Maybe", "settings.DRA_METADATA_EXPECTED_CLAIMS=claims/x",
             "settings.lower_case=x", "resources.limits.cpu=1", "startTimeoutSeconds=0",
             "optIn.label=not a label", "image.repository=", "resources.requests.memory=lots", "replicas=2"})
     void theSchemaRefusesValuesThePolicyCannotCarry(String value) throws Exception {

@@ -9,6 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.dra.sidecar.image.PodLikeContainer;
 import dev.dra.sidecar.image.Podman;
+import dev.dra.sidecar.testsupport.GoTools;
 import dev.dra.sidecar.testsupport.Release;
 import dev.dra.sidecar.testsupport.TestRegistry;
 import dev.dra.sidecar.testsupport.Unavailable;
@@ -136,7 +137,7 @@ class ReleaseIT {
     @Test
     void thePublishedChartInjectsThePublishedImageWithItsDefaults() throws Exception {
         Map<String, String> env = Release.helmHome(STATE.toAbsolutePath().resolve("helm"));
-        Path helm = dev.dra.sidecar.testsupport.GoTools.binary(WHO, "helm");
+        Path helm = GoTools.binary(WHO, "helm");
         Release.Result rendered = Release.run(Path.of("."), env, 120, helm.toString(), "template", "dra-metadata-sidecar",
                 release.chart(), "--version", release.version(), "--namespace", "dra-metadata-sidecar",
                 "--kube-version=1.37.2", "--registry-config", registry.authFile.toString(), "--ca-file",

@@ -8,6 +8,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
@@ -61,7 +63,7 @@ public final class Release {
     public static Published run(String whoNeedsIt, TestRegistry registry, Path out, boolean sign) throws Exception {
         Path dir = Files.createDirectories(out.toAbsolutePath());
         Path helm = GoTools.binary(whoNeedsIt, "helm");
-        Map<String, String> env = new java.util.HashMap<>(helmHome(dir));
+        Map<String, String> env = new HashMap<>(helmHome(dir));
         env.put("REGISTRY_AUTH_FILE", registry.authFile.toString());
         env.put("REGISTRY_CA", registry.ca.toString());
         env.put("PODMAN", PODMAN.toAbsolutePath().toString());
@@ -89,7 +91,7 @@ public final class Release {
                 registry.host + "/charts", dir.toString());
         assertEquals(0, release.exit(), "release.sh failed:\n" + release.output());
         System.err.printf("release.sh published in %d s%n", TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - started));
-        Map<String, String> published = new java.util.LinkedHashMap<>();
+        Map<String, String> published = new LinkedHashMap<>();
         Files.readAllLines(dir.resolve("release.env")).forEach(line -> {
             int eq = line.indexOf('=');
             published.put(line.substring(0, eq), line.substring(eq + 1));
