@@ -8,7 +8,7 @@
 # When the node is usable (Node Ready and untainted, the driver's ResourceSlice published, the DeviceClass
 # gpu.example.com that the shipped manifests use, the default ServiceAccount), writes <state-dir>/kubeconfig
 # and then <state-dir>/ready (the server URL). <state-dir>/env holds the node's facts for the tests (containerd
-# socket, ctr, app image name). Logs: <state-dir>/*.log.
+# socket, ctr, app image name, the directory of containerd's registry hosts). Logs: <state-dir>/*.log.
 #
 # The node: name dra-test-node, address 198.18.0.1 on the link dra-node0 (a bridge without ports); pods get their own network
 # namespace through the CNI plugins bridge (dra-cni0, 198.18.1.1/24, no gateway, no masquerading) and
@@ -141,7 +141,7 @@ wait_for() {   # wait_for <what> <seconds> <command...>
   exit 1
 }
 
-mkdir -p "$run"/{containerd,cni/net.d,cni/ipam,sysctl} /var/lib/kubelet/plugins_registry "/var/lib/kubelet/plugins/$driver" \
+mkdir -p "$run"/{containerd/certs.d,cni/net.d,cni/ipam,sysctl} /var/lib/kubelet/plugins_registry "/var/lib/kubelet/plugins/$driver" \
   /var/run/cdi
 
 # kubelet links every container's log into this fixed directory.
@@ -192,6 +192,9 @@ imports = []
   snapshotter = 'overlayfs'
   [plugins.'io.containerd.cri.v1.images'.pinned_images]
     sandbox = '$app_image'
+  # A registry's trust (hosts.toml: its CA) under <dir>/<host:port>/, read at each pull: a test adds its own.
+  [plugins.'io.containerd.cri.v1.images'.registry]
+    config_path = '$run/containerd/certs.d'
 [plugins.'io.containerd.cri.v1.runtime']
   # No CAP_SYS_RESOURCE here: runc cannot lower oom_score_adj below the shim's.
   restrict_oom_score_adj = true
@@ -307,6 +310,7 @@ app_image=$app_image
 node=$node
 driver=$driver
 plugin_dir=/var/lib/kubelet/plugins/$driver
+registry_hosts_dir=$run/containerd/certs.d
 ENV
 cp "$kubeconfig" "$state/kubeconfig"
 cat "$state/apiserver/ready" >"$state/ready"

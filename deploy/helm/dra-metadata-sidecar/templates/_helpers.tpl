@@ -23,7 +23,11 @@ app.kubernetes.io/component: injection
 app.kubernetes.io/managed-by: {{ .Release.Service }}
 {{- end -}}
 
-{{/* The sidecar's image reference. */}}
+{{/* The sidecar's image reference: pinned by digest when one is given, else by tag. */}}
 {{- define "dra-metadata-sidecar.image" -}}
+{{- if .Values.image.digest -}}
+{{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}
+{{- else -}}
 {{- printf "%s:%s" .Values.image.repository (.Values.image.tag | default .Chart.AppVersion) -}}
+{{- end -}}
 {{- end -}}

@@ -98,8 +98,19 @@ class HelmChartIT {
         assertEquals("sidecars", binding.path("spec").path("paramRef").path("namespace").asText());
     }
 
+    @Test
+    void aDigestPinsTheImageAndTheTagNoLongerCounts() throws Exception {
+        String digest = "sha256:" + "0123456789abcdef".repeat(4);
+        Map<String, ObjectNode> objects = ChartRender.helm("sidecars",
+                "--set", "image.repository=registry.example.com/sidecar", "--set", "image.tag=9.9.9",
+                "--set", "image.digest=" + digest);
+        assertEquals("registry.example.com/sidecar@" + digest,
+                objects.get("ConfigMap sidecars/dra-metadata-sidecar").path("data").path("image").asText());
+    }
+
     @ParameterizedTest
-    @ValueSource(strings = {"failurePolicy=Maybe", "settings.DRA_METADATA_EXPECTED_CLAIMS=claims/x",
+    @ValueSource(strings = {"image.digest=latest", "image.digest=sha256:abc",
+            "failurePolicy=Maybe", "settings.DRA_METADATA_EXPECTED_CLAIMS=claims/x",
             "settings.lower_case=x", "resources.limits.cpu=1", "startTimeoutSeconds=0",
             "optIn.label=not a label", "image.repository=", "resources.requests.memory=lots", "replicas=2"})
     void theSchemaRefusesValuesThePolicyCannotCarry(String value) throws Exception {

@@ -75,4 +75,17 @@ class OneVersionTest {
                     "README names another version: " + image.group());
         }
     }
+
+    /** The README's and docs/release.md's {@code helm install oci://... --version} install this release. */
+    @Test
+    void theChartInstallLinesNameThisRelease() throws IOException {
+        Pattern install = Pattern.compile("oci://\\S+/dra-metadata-sidecar --version (\\S+)");
+        for (Path doc : List.of(Path.of("README.md"), Path.of("docs/release.md"))) {
+            Matcher line = install.matcher(Files.readString(doc));
+            assertTrue(line.find(), doc + " shows the install from a registry");
+            do {
+                assertEquals(VERSION, line.group(1), doc + ": " + line.group());
+            } while (line.find());
+        }
+    }
 }

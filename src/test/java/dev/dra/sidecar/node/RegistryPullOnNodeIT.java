@@ -1,0 +1,180 @@
+package dev.dra.sidecar.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dra.sidecar.image.PodLikeContainer;
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.GoOracle;
+import dev.dra.sidecar.testsupport.Helm;
+import dev.dra.sidecar.testsupport.Release;
+import dev.dra.sidecar.testsupport.TestRegistry;
+import dev.dra.sidecar.testsupport.Unavailable;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.SecretBuilder;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Installed as a user gets it: the release script publishes the image and the chart to the tests' private registry
+ * (TLS from the run's CA, basic authentication), the chart is installed from there with {@code helm install oci://...
+ * --version} and no values, and containerd on the real node pulls the injected sidecar by digest with the app pod's
+ * {@code imagePullSecrets}, the only credentials that apply to a pod that is not ours. The app reads its metadata as
+ * the Go reader decodes it. A pod without the secret gets the pull failure the docs describe.
+ */
+class RegistryPullOnNodeIT {
+
+    @RegisterExtension
+    static final KubeNodeExtension NODE = new KubeNodeExtension();
+    private static final NodePods PODS = new NodePods(NODE);
+    private static final String OPT_IN = "dra-metadata-sidecar.dra.dev/inject";
+    private static final String SECRET = "registry-credentials";
+    private static final Path STATE = Path.of("target/registry-pull");
+    private static TestRegistry registry;
+    private static Release.Published release;
+    private static GoOracle oracle;
+
+    @BeforeAll
+    static void publishAndInstallFromTheRegistry() throws Exception {
+        try {
+            registry = TestRegistry.start("the registry pull test", STATE.resolve("registry"));
+        } catch (Unavailable e) {
+            Assumptions.abort(e.getMessage());
+        }
+        // containerd trusts the run's CA for this registry alone (hosts.toml under its registry config_path).
+        Path hosts = Files.createDirectories(Path.of(NODE.node().env.get("registry_hosts_dir"), registry.host));
+        Files.writeString(hosts.resolve("hosts.toml"), """
+                server = "https://%1$s"
+                [host."https://%1$s"]
+                  capabilities = ["pull", "resolve"]
+                  ca = "%2$s"
+                """.formatted(registry.host, registry.ca));
+        PodLikeContainer.ensureBaseImages();
+        // Unsigned here: ReleaseIT checks the signatures; this test is the pull path.
+        release = Release.run("the registry pull test", registry, STATE.resolve("release"), false);
+        Helm helm = Helm.forCluster(NODE.node().kubeconfig);
+        helm.succeed("install", "dra-metadata-sidecar", release.chart(), "--version", release.version(),
+                "--namespace", "dra-metadata-sidecar", "--create-namespace",
+                "--registry-config", registry.authFile.toString(), "--ca-file", registry.ca.toString());
+        oracle = GoOracle.start();
+    }
+
+    @AfterAll
+    static void stop() {
+        if (oracle != null) {
+            oracle.close();
+        }
+        if (registry != null) {
+            registry.close();
+        }
+    }
+
+    private Pod app(String namespace, String name, boolean withSecret) {
+        NODE.client().resource(NODE.load("""
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata: {name: gpu-claim}
+                spec:
+                  devices:
+                    requests:
+                      - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
+                """).get(0)).inNamespace(namespace).create();
+        Pod pod = NODE.load("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: %s}
+                spec:
+                  automountServiceAccountToken: false
+                  securityContext: {runAsNonRoot: true, runAsUser: 1001, runAsGroup: 1001, seccompProfile: {type: RuntimeDefault}}
+                  %s
+                  resourceClaims:
+                    - {name: gpu-claim, resourceClaimName: gpu-claim}
+                  containers:
+                    - name: app
+                      image: %s
+                      imagePullPolicy: Never
+                      command: ["/bin/sh", "-c", "curl -fsS localhost:8089/claims/gpu-claim/gpu; echo; exec sleep 3600"]
+                      resources: {claims: [{name: gpu-claim}]}
+                      securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
+                """.formatted(name, withSecret ? "imagePullSecrets: [{name: " + SECRET + "}]" : "", NODE.appImage()))
+                .stream().map(Pod.class::cast).findFirst().orElseThrow();
+        return NODE.client().resource(pod).inNamespace(namespace).create();
+    }
+
+    @Test
+    void theInjectedSidecarIsPulledByDigestWithTheAppPodsSecretAndServesItsClaims() throws Exception {
+        String namespace = NODE.restrictedNamespace("pulled", Map.of(OPT_IN, "true"));
+        NODE.client().resource(new SecretBuilder().withNewMetadata().withName(SECRET).endMetadata()
+                .withType("kubernetes.io/dockerconfigjson")
+                .withData(Map.of(".dockerconfigjson", Base64.getEncoder().encodeToString(
+                        registry.dockerConfigJson().getBytes(StandardCharsets.UTF_8)))).build())
+                .inNamespace(namespace).create();
+        assertFalse(NodeImages.ctr(NODE.node(), "images", "ls", "-q").contains(release.digest()),
+                "the released image is not in the node before the pod asks for it");
+
+        Pod created = app(namespace, "pulled", true);
+        assertEquals(release.image(), NodePods.container(created, NodePods.SIDECAR).getImage(),
+                "the chart installed with no values injects the released image, pinned by digest");
+        Pod running = PODS.awaitAppRunning(created);
+
+        ContainerStatus sidecar = NodePods.status(running, NodePods.SIDECAR);
+        assertTrue(sidecar.getImageID().endsWith("@" + release.digest()), "containerd ran the digest: " + sidecar.getImageID());
+        assertTrue(NodeImages.ctr(NODE.node(), "images", "ls", "-q").contains(release.image()),
+                "containerd pulled the image under its digest reference");
+        Event pulled = awaitEvent(namespace, "pulled", "Pulled", "Successfully pulled image");
+        assertTrue(pulled.getMessage().contains(release.image()), pulled.getMessage());
+
+        String served = PODS.awaitLog(running, NodePods.APP, 1).get(0).text();
+        JsonNode answer = oracle.decode(Files.readAllBytes(PODS.hostFile(namespace, "gpu-claim", "gpu")));
+        assertTrue(answer.get("ok").asBoolean(), answer.toString());
+        ObjectNode expected = (ObjectNode) answer.get("object");
+        ((ObjectNode) expected.get("metadata")).remove("generation");
+        JsonNode canonical = oracle.canonical(GoOracle.JSON.readTree(served));
+        assertTrue(canonical.get("ok").asBoolean(), canonical + "\n" + served);
+        assertEquals(expected, canonical.get("object"), "claims/gpu-claim/gpu as the Go reader decodes the host file");
+    }
+
+    @Test
+    void aPodWithoutTheSecretCannotPullTheSidecarAndSaysSo() throws Exception {
+        String namespace = NODE.restrictedNamespace("unauthorized", Map.of(OPT_IN, "true"));
+        app(namespace, "unauthorized", false);
+        Event failed = awaitEvent(namespace, "unauthorized", "Failed", "Failed to pull image");
+        System.err.println("the event of a pull without the secret: " + failed.getReason() + ": " + failed.getMessage());
+        assertTrue(failed.getMessage().startsWith("Failed to pull image \"" + release.image() + "\""), failed.getMessage());
+        assertTrue(failed.getMessage().contains("pull access denied, repository does not exist or may require "
+                + "authorization: authorization failed: no basic auth credentials"), failed.getMessage());
+        Pod waiting = Eventually.await(Duration.ofSeconds(60),
+                () -> NODE.client().pods().inNamespace(namespace).withName("unauthorized").get(),
+                p -> {
+                    ContainerStatus s = NodePods.status(p, NodePods.SIDECAR);
+                    return s != null && s.getState().getWaiting() != null
+                            && List.of("ErrImagePull", "ImagePullBackOff").contains(s.getState().getWaiting().getReason());
+                }, "the sidecar waiting in ErrImagePull or ImagePullBackOff");
+        assertFalse(NodePods.running(waiting, NodePods.APP), "the app does not start without its sidecar");
+    }
+
+    /** The first event of {@code pod} with {@code reason} whose message starts with {@code message}, once there. */
+    private static Event awaitEvent(String namespace, String pod, String reason, String message) {
+        return Eventually.await(Duration.ofSeconds(90),
+                () -> NODE.client().v1().events().inNamespace(namespace).list().getItems().stream()
+                        .filter(e -> pod.equals(e.getInvolvedObject().getName()) && reason.equals(e.getReason())
+                                && e.getMessage() != null && e.getMessage().startsWith(message))
+                        .findFirst().orElse(null),
+                e -> e != null, "the event " + reason + " (" + message + "...) of pod " + pod);
+    }
+}
