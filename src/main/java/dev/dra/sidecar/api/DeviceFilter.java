@@ -42,8 +42,11 @@ public class DeviceFilter {
     @QueryParam("attribute")
     @Parameter(description = "Only devices whose attribute <name> has the value <value> (name=value, split at the "
             + "first '='; compared with the text form, one item of a list matching is enough); repeat for several",
-            example = "numaNode=0")
+            example = "numaNode=0", schema = @Schema(type = SchemaType.STRING, pattern = ATTRIBUTE_MATCH))
     List<String> attribute;
+
+    /** {@code name=value}: the name as {@link PathNames#lookupKey} takes it (no '='), then any value. */
+    static final String ATTRIBUTE_MATCH = "^[^=\\u0000-\\u001f\\u007f-\\u009f]{1,512}=[\\s\\S]*$";
 
     /** The filters as the request gave them: an empty value counts, and a repeated one is seen. */
     @Context
@@ -68,11 +71,13 @@ public class DeviceFilter {
         matches = new ArrayList<>();
         for (String given : all("attribute", attribute)) {
             int eq = given.indexOf('=');
-            if (eq <= 0) {
-                throw invalid("attribute must be name=value, got " + PathNames.quote(given));
+            String name = eq < 0 ? "" : given.substring(0, eq);
+            if (eq < 0 || name.isEmpty() || name.codePointCount(0, name.length()) > 512
+                    || name.chars().anyMatch(Character::isISOControl)) {
+                throw invalid("attribute must be name=value with a name of 1 to 512 characters without control "
+                        + "characters, got " + PathNames.quote(given));
             }
-            matches.add(new AttributeMatch(PathNames.lookupKey("attribute name", given.substring(0, eq)),
-                    given.substring(eq + 1)));
+            matches.add(new AttributeMatch(name, given.substring(eq + 1)));
         }
         return this;
     }

@@ -120,7 +120,8 @@ class PlainCallsApiTest {
     void refusesBadFiltersWithAProblem() {
         for (Map<String, String> query : List.of(Map.of("kind", "pods"), Map.of("attribute", "numaNode"),
                 Map.of("attribute", "=0"), Map.of("attribute", "a\u0001=0"))) {
-            given().queryParams(query).get("/devices").then().statusCode(400).contentType(PROBLEM);
+            given().queryParams(query).get("/devices").then().statusCode(400).contentType(PROBLEM)
+                    .body("code", equalTo("invalid-parameter"));
         }
         given().queryParam("claim", "a").queryParam("claim", "b").get("/devices").then().statusCode(400)
                 .body("code", equalTo("invalid-parameter")).body("detail", containsString("claim is given 2 times"));
