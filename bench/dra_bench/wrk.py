@@ -14,12 +14,15 @@ def _milliseconds(text):
     return float(m.group(1)) * _MILLISECONDS_PER_UNIT[m.group(2)] if m else None
 
 
-def run_wrk(ctx, port, path, seconds, sample_pid=None):
-    """`wrk --latency` with the run's threads and connections on `path` for `seconds`: rps, p50/p90/p99 ms,
-    non-2xx count, socket errors; with `sample_pid`, also the highest RSS of that process sampled every 100 ms.
-    Raises RuntimeError when wrk reports no rate or failed connects (the server is gone)."""
-    cmd = ["wrk", f"-t{ctx.wrk_threads}", f"-c{ctx.wrk_conns}", f"-d{seconds}s", "--latency",
-           f"http://{HOST}:{port}{path}"]
+def run_wrk(ctx, port, path, seconds, sample_pid=None, headers=()):
+    """`wrk --latency` with the run's threads and connections on `path` for `seconds`, sending `headers`
+    ("Name: value" each): rps, p50/p90/p99 ms, non-2xx count, socket errors; with `sample_pid`, also the highest
+    RSS of that process sampled every 100 ms. Raises RuntimeError when wrk reports no rate or failed connects
+    (the server is gone)."""
+    cmd = ["wrk", f"-t{ctx.wrk_threads}", f"-c{ctx.wrk_conns}", f"-d{seconds}s", "--latency"]
+    for header in headers:
+        cmd += ["-H", header]
+    cmd.append(f"http://{HOST}:{port}{path}")
     p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, start_new_session=True)
     ctx.procs.track(p)
     rss = []

@@ -56,6 +56,7 @@ def run(ctx):
             line += f" | sidecar C2 {v['rps']:.0f} req/s p99 {v['p99_ms']} ms"
         log(line)
     rss_under_load = max((s.get("rss_max_kib") or 0) for s in side)
+    routes = _routes(ctx, port, max(2, seconds // 2), rounds)
     ctx.procs.stop(nginx)
     ctx.procs.stop(sidecar)
     if variant:
@@ -77,9 +78,39 @@ def run(ctx):
         variant_rps = median([v["rps"] for v in var])
         res["sidecar_c2"] = {"without": variant["without"], **_figures(var),
                              "ratio_rps": round(variant_rps / nginx_rps, 3) if variant_rps and nginx_rps else None}
+    res["routes"] = routes
     res["target"] = "ratio >= 1.0"
     res["met"] = res["ratio_rps"] is not None and res["ratio_rps"] >= 1.0
     return res
+
+
+# The request and its per-device attribute, which the fast read path and the resources answer from ready bytes,
+# beside the plain calls, which the resources derive from the snapshot's entries per request. (label, path, headers)
+ROUTES = [
+    ("request (fast read path)", ONE_CLAIM_PATH, ()),
+    ("per-device attribute, text", ONE_CLAIM_PATH + "/devices/gpu-0/attributes/uuid", ("Accept: text/plain",)),
+    ("attribute across devices, JSON", ONE_CLAIM_PATH + "/attributes/uuid", ()),
+    ("attribute across devices, text", ONE_CLAIM_PATH + "/attributes/uuid", ("Accept: text/plain",)),
+    ("env", ONE_CLAIM_PATH + "/env", ()),
+    ("/devices", "/devices", ()),
+    ("/devices?attribute=index=0 projected to uuid, text", "/devices/attributes/uuid?attribute=index=0",
+     ("Accept: text/plain",)),
+]
+
+
+def _routes(ctx, port, seconds, rounds):
+    """Each of ROUTES on the same sidecar, in turn, `rounds` times: medians of req/s, p50 and p99 per route."""
+    for _, path, headers in ROUTES:
+        status, _, _ = http_client.get(port, path, headers=dict(h.split(": ", 1) for h in headers))
+        if status != 200:
+            raise RuntimeError(f"GET {path} answered {status}")
+    log(f"throughput: {len(ROUTES)} routes, {rounds} x {seconds}s each, in turn")
+    measured = {label: [] for label, _, _ in ROUTES}
+    for _ in range(rounds):
+        for label, path, headers in ROUTES:
+            measured[label].append(run_wrk(ctx, port, path, seconds, headers=headers))
+    return [{"route": label, "path": path, "accept": headers[0][len("Accept: "):] if headers else "*/*",
+             **_figures(measured[label])} for label, path, headers in ROUTES]
 
 
 def _figures(rounds, **more):
@@ -164,6 +195,11 @@ def summary_rows(t):
     rows = [f"| throughput sidecar / nginx (req/s) | {s['rps']:.0f} / {n['rps']:.0f} = **{t['ratio_rps']}** | >= 1.0 ({verdict(t['met'])}) |",
             f"| latency p50 sidecar / nginx | {s['p50_ms']} ms / {n['p50_ms']} ms | |",
             f"| latency p99 sidecar / nginx | {s['p99_ms']} ms / {n['p99_ms']} ms | |"]
+    base = (t.get("routes") or [None])[0]
+    for r in (t.get("routes") or [])[1:]:
+        ratio = round(r["rps"] / base["rps"], 3) if r["rps"] and base["rps"] else None
+        rows.append(f"| route `{r['path']}` ({r['accept']}) / request route (req/s) | {r['rps']:.0f} / {base['rps']:.0f} "
+                    f"= **{ratio}**; p99 {r['p99_ms']} ms / {base['p99_ms']} ms | (diagnostic) |")
     if t.get("sidecar_c2"):
         v = t["sidecar_c2"]
         rows += [f"| same, sidecar without `{' '.join(v['without'])}` (C2) / nginx | {v['rps']:.0f} / {n['rps']:.0f} = **{v['ratio_rps']}**; p50 {v['p50_ms']} ms, p99 {v['p99_ms']} ms | (diagnostic) |"]

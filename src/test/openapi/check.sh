@@ -23,7 +23,15 @@ const metadata: DeviceMetadata = {
     networkData: { interfaceName: "eth1", ips: ["192.0.2.5/24"], hardwareAddress: "00:11:22:33:44:55" } }] }],
 };
 const problem: components["schemas"]["Problem"] = { type: "t", title: "Not found", status: 404, detail: "d", code: "not-found" };
-const index: components["schemas"]["ClaimIndex"] = { claims: [{ name: "gpu-claim", requests: ["gpu"] }] };
+const index: components["schemas"]["ClaimIndex"] = { claims: [{ name: "gpu-claim", requests: ["gpu"] }], devices: "/devices" };
+const column: components["schemas"]["AttributeColumn"] = { attribute: "uuid", devices: [
+  { driver: "gpu.example.com", pool: "worker-0", name: "gpu-0", value: { string: "GPU-0" } },
+  { kind: "claims", claim: "gpu-claim", request: "gpu", driver: "nic.example.com", pool: "worker-0", name: "rdma-0" }] };
+const devices: components["schemas"]["DeviceList"] = { devices: [{ kind: "template-claims", claim: "my-gpu",
+  request: "gpu", driver: "gpu.example.com", pool: "worker-0", name: "gpu-0", attributes: { numaNode: { int: 0 } },
+  networkData: { interfaceName: "eth1" } }] };
+type Env = paths["/claims/{claim}/{request}/env"]["get"]["responses"][200]["content"]["text/plain"];
+const env: Env = "DRA_GPU_CLAIM_GPU_GPU_0_UUID='GPU-0'\n";
 const report: components["schemas"]["ValidationReport"] = { decoded: true, valid: true, violations: [] };
 const validation: components["schemas"]["RequestValidation"] = { request: "gpu", valid: false, drivers: [
   { driver: "a.example.com", file: "/f/a.example.com-metadata.json", apiVersion: "metadata.resource.k8s.io/v1beta1",
@@ -35,7 +43,7 @@ type Ok = paths["/claims/{claim}/{request}"]["get"]["responses"][200]["content"]
 const ok: Ok = metadata;
 type Validation = paths["/template-claims/{claim}/{request}/validation"]["get"]["responses"][200]["content"]["application/json"];
 const served: Validation = validation;
-export { metadata, problem, index, report, validation, served, path, ok };
+export { metadata, problem, index, column, devices, env, report, validation, served, path, ok };
 TS
 npx --yes -p typescript@5 tsc --strict --noEmit --skipLibCheck false --target es2022 --module es2022 \
   --moduleResolution bundler "$work/use.ts"

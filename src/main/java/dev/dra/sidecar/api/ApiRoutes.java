@@ -1,5 +1,6 @@
 package dev.dra.sidecar.api;
 
+import dev.dra.sidecar.model.ClaimIndex;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -23,6 +24,10 @@ final class ApiRoutes {
     static final String TEMPLATE_CLAIMS = "/" + ClaimKind.TEMPLATE_CLAIMS;
     /** Stream validation for driver authors. */
     static final String VALIDATE = "/validate";
+    /** Every device this container sees, whatever the claim; the claim indexes link to it. */
+    static final String DEVICES = ClaimIndex.DEVICES;
+    /** Below {@link #DEVICES}: one attribute of each of those devices. */
+    static final String DEVICES_ATTRIBUTE = "attributes/{attribute: .+}";
 
     // Below a claim kind's path, as JAX-RS templates.
     static final String CLAIM = "{claim}";
@@ -31,6 +36,10 @@ final class ApiRoutes {
     static final String VALIDATION = REQUEST + "/validation";
     /** The attribute may be a qualified name with '/', so its parameter takes the rest of the path. */
     static final String ATTRIBUTE = REQUEST + "/devices/{device}/attributes/{attribute: .+}";
+    /** One attribute of every device of the request, in serving order. */
+    static final String REQUEST_ATTRIBUTE = REQUEST + "/attributes/{attribute: .+}";
+    /** The request's metadata as shell variable assignments. */
+    static final String ENV = REQUEST + "/env";
 
     private ApiRoutes() {}
 
@@ -41,7 +50,9 @@ final class ApiRoutes {
         REQUEST(ApiRoutes.REQUEST, "get%sRequest"),
         DRIVER(ApiRoutes.DRIVER, "get%sDriver"),
         VALIDATION(ApiRoutes.VALIDATION, "get%sValidation"),
-        ATTRIBUTE(ApiRoutes.ATTRIBUTE, "get%sAttribute");
+        ATTRIBUTE(ApiRoutes.ATTRIBUTE, "get%sAttribute"),
+        REQUEST_ATTRIBUTE(ApiRoutes.REQUEST_ATTRIBUTE, "get%sRequestAttribute"),
+        ENV(ApiRoutes.ENV, "get%sEnv");
 
         private final List<String> segments;
         private final String operationId;
@@ -53,11 +64,7 @@ final class ApiRoutes {
 
         /** The URI template, as OpenAPI and the metrics write it: {@code /claims/{claim}/{request}}. */
         String template(ClaimKind kind) {
-            StringBuilder template = new StringBuilder(prefix(kind));
-            for (String segment : segments) {
-                template.append('/').append(isParameter(segment) ? "{" + parameter(segment) + "}" : segment);
-            }
-            return template.toString();
+            return ApiRoutes.template(prefix(kind), segments);
         }
 
         /** The public operationId, one per kind: {@code getClaimRequest}, {@code getTemplateClaimRequest}. */
@@ -66,8 +73,8 @@ final class ApiRoutes {
         }
 
         /**
-         * Whether the answer is a file's content, so it can be stale or a decode failure. A validation report is
-         * served whatever the files hold.
+         * Whether the answer is derived from a file's content, so it can be stale or a decode failure. A validation
+         * report is served whatever the files hold.
          */
         boolean readsFiles() {
             return this != INDEX && this != VALIDATION;
@@ -104,6 +111,38 @@ final class ApiRoutes {
             int end = segment.indexOf(':');
             return segment.substring(1, end < 0 ? segment.length() - 1 : end).trim();
         }
+    }
+
+    /** The GET routes of the pod-wide device list, which no claim kind scopes. */
+    enum PodRoute {
+        DEVICES("", "listDevices"),
+        DEVICES_ATTRIBUTE(ApiRoutes.DEVICES_ATTRIBUTE, "listDevicesAttribute");
+
+        private final List<String> segments;
+        private final String operationId;
+
+        PodRoute(String jaxRsPath, String operationId) {
+            this.segments = jaxRsPath.isEmpty() ? List.of() : List.of(jaxRsPath.split("/"));
+            this.operationId = operationId;
+        }
+
+        /** The URI template, as OpenAPI writes it: {@code /devices/attributes/{attribute}}. */
+        String template() {
+            return ApiRoutes.template(ApiRoutes.DEVICES, segments);
+        }
+
+        /** The public operationId. */
+        String operationId() {
+            return operationId;
+        }
+    }
+
+    private static String template(String prefix, List<String> segments) {
+        StringBuilder template = new StringBuilder(prefix);
+        for (String segment : segments) {
+            template.append('/').append(ClaimRoute.isParameter(segment) ? "{" + ClaimRoute.parameter(segment) + "}" : segment);
+        }
+        return template.toString();
     }
 
     /** What a request path names: the kind, the route and the path parameters in path order (raw, not decoded). */

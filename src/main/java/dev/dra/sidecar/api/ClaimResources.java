@@ -148,11 +148,69 @@ public abstract class ClaimResources {
         return answers.answer(s -> {
             AttributeValue value = SnapshotLookup.attribute(s, kind(), claim, request, device, attribute, driver, pool);
             return text ? value.text() : value.json();
-        }, conditions, text ? MediaType.TEXT_PLAIN + ";charset=UTF-8" : MediaType.APPLICATION_JSON);
+        }, conditions, text ? TEXT : MediaType.APPLICATION_JSON);
     }
 
+    @GET
+    @Path(ApiRoutes.REQUEST_ATTRIBUTE)
+    @Produces({MediaType.APPLICATION_JSON, MediaType.TEXT_PLAIN})
+    @Operation(summary = "Get one attribute of every device of a request", description = "Every device of the "
+            + "request (of ?driver= and ?pool= when given), in serving order, each with its driver, pool, name and "
+            + "typed value; a device without the attribute is listed without value. With Accept: text/plain, the "
+            + "bare values, one line per device (a list value: one line per item), and an empty line for a device "
+            + "without the attribute: the lines never shift. The attribute may be a qualified name with '/'.")
+    @APIResponse(responseCode = "200", description = "The attribute of each device", content = {
+        @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AttributeColumn.class)),
+        @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING),
+                example = "gpu-18db0e85-99e9-c746-8531-ffeb86328b39\ngpu-7a2c4e61-0b3d-4f58-a9e6-c1d2e3f40516\n")})
+    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
+    public Uni<Response> requestAttribute(
+            @PathParam("claim") @Parameter(description = "Claim name (DNS subdomain)") String claim,
+            @PathParam("request") @Parameter(description = "Top-level request name (DNS label)") String request,
+            @PathParam("attribute") @Parameter(description = "Attribute name, possibly qualified (domain/name)") String attribute,
+            @QueryParam("driver") @Parameter(description = "Only devices of this driver") String driver,
+            @QueryParam("pool") @Parameter(description = "Only devices of this pool") String pool,
+            @BeanParam Conditions conditions, HttpHeaders headers) {
+        PathNames.claim(claim);
+        PathNames.request(request);
+        PathNames.lookupKey("attribute name", attribute);
+        boolean text = prefersText(headers);
+        return answers.answer(s -> {
+            DeviceSelection devices = DeviceSelection.ofRequest(s, kind(), claim, request, driver, pool);
+            return text ? AttributeColumn.text(devices, attribute) : AttributeColumn.json(devices, attribute, false);
+        }, conditions, text ? TEXT : MediaType.APPLICATION_JSON);
+    }
+
+    @GET
+    @Path(ApiRoutes.ENV)
+    @Produces(MediaType.TEXT_PLAIN)
+    @Operation(summary = "Get a request's metadata as shell variables", description = "One NAME='value' line per "
+            + "attribute (and networkData field) of each device of the request (of ?driver= and ?pool= when given), "
+            + "for eval \"$(curl -s ...)\" in a POSIX shell. NAME is DRA_<CLAIM>_<REQUEST>_<DEVICE>_<ATTRIBUTE>, "
+            + "each part upper-cased with every character other than A-Z and 0-9 made _ (networkData: "
+            + "NETWORKDATA_INTERFACENAME, NETWORKDATA_IPS, NETWORKDATA_HARDWAREADDRESS); a list value is its items "
+            + "joined with ','. Values are single-quoted, so no metadata can run a command or set another variable; "
+            + "two values that would get one name are refused (409 env-name-collision).")
+    @APIResponse(responseCode = "200", description = "The variable assignments", content = @Content(
+            mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING),
+            example = "DRA_GPU_CLAIM_GPU_GPU_0_UUID='gpu-18db0e85-99e9-c746-8531-ffeb86328b39'\n"))
+    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
+    public Uni<Response> env(
+            @PathParam("claim") @Parameter(description = "Claim name (DNS subdomain)") String claim,
+            @PathParam("request") @Parameter(description = "Top-level request name (DNS label)") String request,
+            @QueryParam("driver") @Parameter(description = "Only devices of this driver") String driver,
+            @QueryParam("pool") @Parameter(description = "Only devices of this pool") String pool,
+            @BeanParam Conditions conditions) {
+        PathNames.claim(claim);
+        PathNames.request(request);
+        return answers.answer(s -> EnvFile.text(DeviceSelection.ofRequest(s, kind(), claim, request, driver, pool)),
+                conditions, TEXT);
+    }
+
+    static final String TEXT = MediaType.TEXT_PLAIN + ";charset=UTF-8";
+
     /** {@code text/plain} only when the client ranks it above JSON. */
-    private static boolean prefersText(HttpHeaders headers) {
+    static boolean prefersText(HttpHeaders headers) {
         for (MediaType type : headers.getAcceptableMediaTypes()) {
             if (type.isCompatible(MediaType.APPLICATION_JSON_TYPE) && !type.isWildcardType()) {
                 return false;

@@ -93,7 +93,7 @@ class FastReads {
                     ? SnapshotLookup.findDriver(snapshot, kind, names.get(0), names.get(1), names.get(2))
                             .map(DriverEntry::served)
                     : Optional.empty();
-            case VALIDATION, ATTRIBUTE -> Optional.empty();
+            case VALIDATION, ATTRIBUTE, REQUEST_ATTRIBUTE, ENV -> Optional.empty();
         };
         return served.filter(Served.Available.class::isInstance).map(Served.Available.class::cast);
     }

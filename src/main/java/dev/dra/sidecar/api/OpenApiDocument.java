@@ -44,6 +44,10 @@ public class OpenApiDocument implements OASFilter {
                 claimRoutes.put(route.template(kind), new ApiRoutes.Match(kind, route, List.of()));
             }
         }
+        Map<String, ApiRoutes.PodRoute> podRoutes = new HashMap<>();
+        for (ApiRoutes.PodRoute route : ApiRoutes.PodRoute.values()) {
+            podRoutes.put(route.template(), route);
+        }
         for (Map.Entry<String, PathItem> path : openAPI.getPaths().getPathItems().entrySet()) {
             ApiRoutes.Match route = claimRoutes.get(path.getKey());
             Operation get = path.getValue().getGET();
@@ -53,7 +57,12 @@ public class OpenApiDocument implements OASFilter {
             path.getValue().getOperations().values().forEach(operation -> addServerRefusals(operation.getResponses()));
             if (route != null && get != null) {
                 get.setOperationId(route.route().operationId(route.kind()));
-                decorate(get.getResponses(), route.route());
+                decorate(get.getResponses(), route.route().readsFiles(), route.route());
+            }
+            ApiRoutes.PodRoute podRoute = podRoutes.get(path.getKey());
+            if (podRoute != null && get != null) {
+                get.setOperationId(podRoute.operationId());
+                decorate(get.getResponses(), true, null);
             }
             Operation post = path.getValue().getPOST();
             if (path.getKey().equals(ApiRoutes.VALIDATE) && post != null) {
@@ -100,21 +109,25 @@ public class OpenApiDocument implements OASFilter {
         }
     }
 
-    private static void decorate(APIResponses responses, ApiRoutes.ClaimRoute route) {
+    /** The headers and problems of a GET: {@code route} is the claim route, or {@code null} for a pod-wide one. */
+    private static void decorate(APIResponses responses, boolean readsFiles, ApiRoutes.ClaimRoute route) {
         APIResponse ok = responses.getAPIResponse("200");
         if (ok != null) {
             ok.addHeader("ETag", header("Strong entity tag of the bytes served; send it back in If-None-Match or lastEtag"));
-            if (route.readsFiles()) {
+            if (readsFiles && route != null) {
                 ok.addHeader(ConditionalResponses.SOURCE_VERSION_HEADER, header(
                         "The apiVersion(s) decoded, comma-separated in file order"));
+            }
+            if (readsFiles) {
                 ok.addHeader("Warning", header("110 - \"stale: <reason>\" when the latest read of a file failed "
                         + "and its last good object is served"));
             }
         }
         addProblems(responses, type -> switch (type.listed()) {
             case EVERY_READ -> true;
-            case FILE_READ -> route.readsFiles();
+            case FILE_READ -> readsFiles;
             case ATTRIBUTE_READ -> route == ApiRoutes.ClaimRoute.ATTRIBUTE;
+            case ENV_READ -> route == ApiRoutes.ClaimRoute.ENV;
             case VALIDATE, NOWHERE -> false;
         });
     }

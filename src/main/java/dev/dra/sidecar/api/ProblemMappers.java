@@ -19,8 +19,8 @@ class ProblemMappers {
 
     /** A path no resource has: where the API's resources and its description are. */
     static String noSuchPath() {
-        return "no such path: the API serves GET " + ApiRoutes.CLAIMS + " and GET "
-                + ApiRoutes.TEMPLATE_CLAIMS + " (and the resources below them), and POST " + ApiRoutes.VALIDATE
+        return "no such path: the API serves GET " + ApiRoutes.CLAIMS + ", GET " + ApiRoutes.TEMPLATE_CLAIMS + " and GET "
+                + ApiRoutes.DEVICES + " (and the resources below them), and POST " + ApiRoutes.VALIDATE
                 + "; the OpenAPI document describing every one is at " + PublishedOpenApiDocument.PATH
                 + " on the management port (" + ConfigProvider.getConfig().getValue("quarkus.management.port", String.class) + ")";
     }

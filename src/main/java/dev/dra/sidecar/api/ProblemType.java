@@ -31,6 +31,11 @@ enum ProblemType {
             "Accept excludes every media type the resource has"),
     AMBIGUOUS_DEVICE("ambiguous-device", 409, "Ambiguous device", false, Listed.ATTRIBUTE_READ,
             "several devices of the request have this name; pick one with ?driver= and/or ?pool="),
+    ENV_NAME_COLLISION("env-name-collision", 409, "Environment variable names collide", false, Listed.ENV_READ,
+            "two values of the selected devices would get one variable name; select fewer devices with ?driver= "
+                    + "and/or ?pool="),
+    ENV_VALUE_UNREPRESENTABLE("env-value-unrepresentable", 409, "Value cannot be a shell variable", false,
+            Listed.ENV_READ, "a value of the selected devices has a NUL character, which no shell variable can hold"),
     PAYLOAD_TOO_LARGE("payload-too-large", 413, "Payload too large", false, Listed.VALIDATE,
             "the body is larger than dra.metadata.max-file-size, or its declared length is larger than "
                     + "quarkus.http.limits.max-body-size (then the connection is closed)"),
@@ -64,6 +69,8 @@ enum ProblemType {
         FILE_READ,
         /** The attribute GET. */
         ATTRIBUTE_READ,
+        /** The environment GETs. */
+        ENV_READ,
         /** {@code POST /validate}. */
         VALIDATE,
         /** None: the framework answers these for any resource; they are in the enumeration of codes only. */

@@ -3,9 +3,23 @@ package dev.dra.sidecar.model;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
-/** {@code GET /claims}: every claim of one kind with its request names, sorted by name. */
+/**
+ * {@code GET /claims}: every claim of one kind with its request names, sorted by name, and the path of the pod-wide
+ * device list.
+ *
+ * @param devices always {@link #DEVICES}: discovery of the list of every device, whatever the claim
+ */
 @Schema(name = "ClaimIndex", description = "The claims of one kind, sorted by name")
-public record ClaimIndex(List<Entry> claims) {
+public record ClaimIndex(List<Entry> claims,
+        @Schema(description = "Path of every device this container sees, whatever the claim", examples = DEVICES)
+        String devices) {
+
+    /** The path of the pod-wide device list, as the API routes it and the index links to it. */
+    public static final String DEVICES = "/devices";
+
+    public ClaimIndex(List<Entry> claims) {
+        this(claims, DEVICES);
+    }
 
     @Schema(name = "ClaimIndexEntry")
     public record Entry(

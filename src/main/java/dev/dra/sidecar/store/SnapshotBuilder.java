@@ -161,7 +161,7 @@ final class SnapshotBuilder {
                     device.attributes().forEach((key, value) -> attributes.put(key, attribute(value, request)));
                 }
                 out.add(new DeviceEntry(device.driver(), device.pool(), device.name(),
-                        Collections.unmodifiableMap(attributes)));
+                        Collections.unmodifiableMap(attributes), device.networkData()));
             }
         }
         return List.copyOf(out);

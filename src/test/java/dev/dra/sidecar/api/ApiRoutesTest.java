@@ -24,13 +24,19 @@ class ApiRoutesTest {
         assertEquals(Optional.of(new Match(ClaimKind.CLAIM, ClaimRoute.ATTRIBUTE,
                         List.of("c", "r", "gpu-0", "resource.kubernetes.io/pciBusID"))),
                 ApiRoutes.match("/claims/c/r/devices/gpu-0/attributes/resource.kubernetes.io/pciBusID"));
+        assertEquals(Optional.of(new Match(ClaimKind.CLAIM, ClaimRoute.REQUEST_ATTRIBUTE,
+                        List.of("c", "r", "resource.kubernetes.io/pciBusID"))),
+                ApiRoutes.match("/claims/c/r/attributes/resource.kubernetes.io/pciBusID"));
+        assertEquals(Optional.of(new Match(ClaimKind.TEMPLATE_CLAIM, ClaimRoute.ENV, List.of("c", "r"))),
+                ApiRoutes.match("/template-claims/c/r/env"));
     }
 
     @Test
     void anyOtherPathIsAbsent() {
         for (String path : List.of("", "/", "/validate", "/claimsx", "/claims/", "/claims//r", "/claims/c/r/",
                 "/claims/c/r/drivers", "/claims/c/r/other/d", "/claims/c/r/drivers/d/x",
-                "/claims/c/r/devices/d/attributes", "/claims/c/r/devices/d/attributes/", "/q/health", "claims")) {
+                "/claims/c/r/devices/d/attributes", "/claims/c/r/devices/d/attributes/",
+                "/claims/c/r/attributes", "/claims/c/r/attributes/", "/claims/c/r/env/x", "/devices", "/q/health", "claims")) {
             assertEquals(Optional.empty(), ApiRoutes.match(path), path);
         }
     }
@@ -41,5 +47,9 @@ class ApiRoutesTest {
         assertEquals("/template-claims/{claim}/{request}/drivers/{driver}", ClaimRoute.DRIVER.template(ClaimKind.TEMPLATE_CLAIM));
         assertEquals("/claims/{claim}/{request}/devices/{device}/attributes/{attribute}",
                 ClaimRoute.ATTRIBUTE.template(ClaimKind.CLAIM));
+        assertEquals("/template-claims/{claim}/{request}/attributes/{attribute}",
+                ClaimRoute.REQUEST_ATTRIBUTE.template(ClaimKind.TEMPLATE_CLAIM));
+        assertEquals("/devices/attributes/{attribute}", ApiRoutes.PodRoute.DEVICES_ATTRIBUTE.template());
+        assertEquals("/devices", ApiRoutes.PodRoute.DEVICES.template());
     }
 }

@@ -153,7 +153,7 @@ class ClaimsApiTest {
     @Test
     void theRootPointsToTheResourcesAndTheOpenApiDocument() {
         given().get("/").then().statusCode(404).contentType(PROBLEM).body("code", equalTo("not-found"))
-                .body("detail", containsString("GET /claims and GET /template-claims"))
+                .body("detail", containsString("GET /claims, GET /template-claims and GET /devices"))
                 .body("detail", containsString("POST /validate"))
                 .body("detail", containsString("/q/openapi on the management port"));
     }

@@ -63,7 +63,7 @@ class OpenApiDocumentTest {
     }
 
     /**
-     * The operationIds clients generate code from: set explicitly (ApiRoutes.ClaimRoute and ValidateResource), one per
+     * The operationIds clients generate code from: set explicitly (ApiRoutes.ClaimRoute, ApiRoutes.PodRoute and ValidateResource), one per
      * operation, and never renamed.
      */
     @Test
@@ -81,6 +81,10 @@ class OpenApiDocumentTest {
                 entry("get /claims/{claim}/{request}/validation", "getClaimValidation"),
                 entry("get /claims/{claim}/{request}/devices/{device}/attributes/{attribute}",
                         "getClaimAttribute"),
+                entry("get /claims/{claim}/{request}/attributes/{attribute}", "getClaimRequestAttribute"),
+                entry("get /claims/{claim}/{request}/env", "getClaimEnv"),
+                entry("get /devices", "listDevices"),
+                entry("get /devices/attributes/{attribute}", "listDevicesAttribute"),
                 entry("get /template-claims", "listTemplateClaims"),
                 entry("get /template-claims/{claim}", "getTemplateClaim"),
                 entry("get /template-claims/{claim}/{request}", "getTemplateClaimRequest"),
@@ -88,6 +92,8 @@ class OpenApiDocumentTest {
                 entry("get /template-claims/{claim}/{request}/validation", "getTemplateClaimValidation"),
                 entry("get /template-claims/{claim}/{request}/devices/{device}/attributes/{attribute}",
                         "getTemplateClaimAttribute"),
+                entry("get /template-claims/{claim}/{request}/attributes/{attribute}", "getTemplateClaimRequestAttribute"),
+                entry("get /template-claims/{claim}/{request}/env", "getTemplateClaimEnv"),
                 entry("post /validate", "validateStream"))), ids);
     }
 

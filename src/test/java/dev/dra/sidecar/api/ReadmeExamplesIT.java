@@ -20,8 +20,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Runs the README's examples as a new user would: the packaged sidecar on the bundled sample tree, then each
- * {@code shell example} and {@code python example} block, with the port the test sidecar got, from the project's
- * directory (where the README's relative paths point).
+ * {@code shell example} (bash), {@code sh example} (dash) and {@code python example} block, with the port the test
+ * sidecar got, from the project's directory (where the README's relative paths point).
  */
 @QuarkusIntegrationTest
 @TestProfile(ReadmeExamplesIT.SampleTree.class)
@@ -34,12 +34,12 @@ class ReadmeExamplesIT {
         }
     }
 
-    private static final Pattern EXAMPLE = Pattern.compile("```(shell|python) example\\n(.*?)```", Pattern.DOTALL);
+    private static final Pattern EXAMPLE = Pattern.compile("```(shell|sh|python) example\\n(.*?)```", Pattern.DOTALL);
 
     @Test
     void everyExampleRunsAndPrintsTheSampleData() throws Exception {
         List<String[]> examples = examples();
-        assertEquals(4, examples.size(), "the README's examples");
+        assertEquals(6, examples.size(), "the README's examples");
         assertTrue(run(examples.get(0)).contains("gpu-18db0e85-99e9-c746-8531-ffeb86328b39"));
         String shell = run(examples.get(0));
         assertTrue(shell.contains("{\"claims\":[{\"name\":\"gpu-claim\""), shell);
@@ -49,7 +49,10 @@ class ReadmeExamplesIT {
         assertTrue(python.lines().anyMatch(l -> l.startsWith("nic.example.com ")), python);
         String longPoll = run(examples.get(2));
         assertTrue(!longPoll.isBlank() && !longPoll.contains("Traceback"), longPoll);
-        String validate = run(examples.get(3));
+        assertEquals("CUDA_VISIBLE_DEVICES=gpu-18db0e85-99e9-c746-8531-ffeb86328b39,gpu-7a2c4e61-0b3d-4f58-a9e6-c1d2e3f40516\n"
+                + "0000:3b:00.0\n0000:86:00.0\n0000:3c:00.0\n", run(examples.get(3)));
+        assertEquals("NCCL_SOCKET_IFNAME=eth1\ngpu-0: LATEST-GPU-MODEL at 0000:3b:00.0\n", run(examples.get(4)));
+        String validate = run(examples.get(5));
         assertTrue(validate.contains("\"decoded\":true") && validate.contains("\"apiVersion\":\"metadata.resource.k8s.io/v1beta1\""),
                 validate);
     }
@@ -89,8 +92,12 @@ class ReadmeExamplesIT {
     private static String run(String[] example) throws Exception {
         int port = ConfigProvider.getConfig().getValue("quarkus.http.test-port", Integer.class);
         String code = example[1].replace("localhost:8089", "localhost:" + port);
-        Process process = new ProcessBuilder(example[0].equals("shell") ? List.of("bash", "-euo", "pipefail", "-c", code)
-                : List.of("python3", "-c", code)).redirectErrorStream(true).start();
+        List<String> command = switch (example[0]) {
+            case "shell" -> List.of("bash", "-euo", "pipefail", "-c", code);
+            case "sh" -> List.of("dash", "-eu", "-c", code); // the recipes for images with a POSIX sh only
+            default -> List.of("python3", "-c", code);
+        };
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         assertTrue(process.waitFor(60, TimeUnit.SECONDS), "example finished");
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         assertEquals(0, process.exitValue(), output);

@@ -106,7 +106,7 @@ class SidecarImageIT {
 
         HttpResponse<String> claims = get(API + "/claims");
         assertEquals(200, claims.statusCode(), claims.body());
-        assertEquals("{\"claims\":[{\"name\":\"gpu-claim\",\"requests\":[\"gpu\"]},{\"name\":\"net-claim\",\"requests\":[\"nic\"]}]}\n",
+        assertEquals("{\"claims\":[{\"name\":\"gpu-claim\",\"requests\":[\"gpu\"]},{\"name\":\"net-claim\",\"requests\":[\"nic\"]}],\"devices\":\"/devices\"}\n",
                 claims.body(), "the sample tree, on 127.0.0.1:8089");
         // JNA's native library loads under the read-only root, with no writable directory: the store watches each file.
         assertTrue(get(MANAGEMENT + "/q/metrics").body().contains("dra_watch_mode{mode=\"inotify\"} 1.0"),

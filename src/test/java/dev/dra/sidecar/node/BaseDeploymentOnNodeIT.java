@@ -103,7 +103,7 @@ class BaseDeploymentOnNodeIT {
         }
         assertEquals(expected.toString(), PODS.exec(pod, NodePods.APP, "python3", "-c", python), "the README's Python");
 
-        assertEquals("{\"claims\":[{\"name\":\"gpu-claim\",\"requests\":[\"gpu\"]}]}\n",
+        assertEquals("{\"claims\":[{\"name\":\"gpu-claim\",\"requests\":[\"gpu\"]}],\"devices\":\"/devices\"}\n",
                 PODS.exec(pod, NodePods.APP, "curl", "-s", "localhost:8089/claims"),
                 "curl -s localhost:8089/claims: the directly named claim (template claims are listed apart)");
         String driver = NODE.node().env.get("driver");

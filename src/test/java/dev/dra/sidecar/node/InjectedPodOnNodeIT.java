@@ -146,7 +146,7 @@ class InjectedPodOnNodeIT {
         PODS.useNodeImages(pod.getSpec());
         Pod running = PODS.awaitAppRunning(NODE.client().resource(pod).create());
 
-        assertEquals("{\"claims\":[{\"name\":\"pair\",\"requests\":[\"a\"]}]}", PODS.awaitLog(running, NodePods.APP, 1).get(0).text(),
+        assertEquals("{\"claims\":[{\"name\":\"pair\",\"requests\":[\"a\"]}],\"devices\":\"/devices\"}", PODS.awaitLog(running, NodePods.APP, 1).get(0).text(),
                 "the sidecar lists the one request its container lists");
         assertEquals("404", PODS.exec(running, NodePods.APP, "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
                 "localhost:8089/claims/pair/b"), "the other request is not there for it");
