@@ -36,10 +36,12 @@ final class FileLook {
     private final TreeScanner scanner;
     private final BoundedFileReader reader;
     private final RefreshObserver observer;
+    private final HeldBudget budget;
     private long reads;
 
-    FileLook(StoreConfig config, TreeScanner scanner, RefreshObserver observer) {
+    FileLook(StoreConfig config, TreeScanner scanner, RefreshObserver observer, HeldBudget budget) {
         this.config = config;
+        this.budget = budget;
         this.scanner = scanner;
         this.reader = new BoundedFileReader(config.maxFileSize().asLongValue());
         this.observer = observer;
@@ -108,6 +110,7 @@ final class FileLook {
         long settlingNanos = unsettled && sinceModified >= 0
                 ? TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS - sinceModified) : 0;
         DecodedMetadata decoded;
+        long size;
         try {
             Path target = real == null ? resolveInside(file) : real;
             byte[] bytes = readSteady(target, stat.fingerprint(), unsettled);
@@ -117,6 +120,7 @@ final class FileLook {
                         new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
                                 file.ref.path() + ": rewritten while being read; reading again"));
             }
+            size = bytes.length;
             decoded = MetadataStreamDecoder.decode(bytes, file.ref.path().toString());
         } catch (MetadataDecodeException e) {
             return failed(file, now, settlingNanos, e);
@@ -126,6 +130,12 @@ final class FileLook {
             return failed(file, now, 0, new MetadataDecodeException(FailureCode.UNREADABLE,
                     file.ref.path() + ": cannot read file: " + reason(e)));
         }
+        long charge = HeldBudget.charge(size);
+        if (!budget.take(file.charge, charge)) {
+            observer.fileRead(FailureCode.MEMORY_BOUND_REACHED);
+            return file.refused(budget.refusal());
+        }
+        file.charge = charge;
         observer.fileRead(null);
         return file.readSucceeded(decoded);
     }

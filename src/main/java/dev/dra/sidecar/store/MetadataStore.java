@@ -66,6 +66,7 @@ public final class MetadataStore implements AutoCloseable {
     private final TreeScanner scanner;
     private final FileLook look;
     private final RefreshObserver observer;
+    private final HeldBudget budget;
     private final RefreshRequests requests = new RefreshRequests();
     private final Map<Path, TrackedFile> files = new LinkedHashMap<>();
 
@@ -86,7 +87,8 @@ public final class MetadataStore implements AutoCloseable {
     public MetadataStore(StoreConfig config, RefreshObserver observer) {
         this.config = config;
         this.scanner = new TreeScanner(config.root());
-        this.look = new FileLook(config, scanner, observer);
+        this.budget = new HeldBudget(config);
+        this.look = new FileLook(config, scanner, observer, budget);
         this.observer = observer;
         this.snapshot = SnapshotBuilder.build(0, List.of());
         this.status = new Status(false, WatchMode.POLLING, "not started", 0, 0, System.nanoTime(), 0);
@@ -163,6 +165,11 @@ public final class MetadataStore implements AutoCloseable {
 
     public Status status() {
         return status;
+    }
+
+    /** What the store holds against its memory bound. */
+    public HeldBudget.View held() {
+        return budget.view();
     }
 
     public Path root() {
@@ -270,6 +277,7 @@ public final class MetadataStore implements AutoCloseable {
             changed |= rescan();
         }
         if (changed) {
+            budget.settle(files.values(), started);
             publish();
         }
         long finished = System.nanoTime();
@@ -353,6 +361,7 @@ public final class MetadataStore implements AutoCloseable {
                     watches.unwatch(file.ref.path());
                 }
                 file.removed();
+                budget.release(file);
                 changed = true;
             }
         }
