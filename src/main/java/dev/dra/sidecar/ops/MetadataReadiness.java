@@ -70,11 +70,12 @@ final class MetadataReadiness {
     private static String memoryBound(HeldBudget.View held) {
         String holding = held.files() + " file(s) held, " + HeldBudget.mib(held.heldBytes()) + " estimated of "
                 + HeldBudget.mib(held.bound()) + " (" + held.boundSource() + ")";
-        if (held.refused() == 0) {
+        if (held.refused() == 0 && held.untracked() == 0) {
             return holding;
         }
-        return "reached: " + holding + "; " + held.refused() + " file(s) not held answer memory-bound-reached: raise "
-                + "the sidecar container's memory limit or dra.metadata.max-held";
+        return "reached: " + holding + "; " + held.refused() + " file(s) not held answer memory-bound-reached, "
+                + held.untracked() + " more not even tracked: raise the sidecar container's memory limit or "
+                + "dra.metadata.max-held";
     }
 
     private static List<String> detached(MetadataSnapshot snapshot) {

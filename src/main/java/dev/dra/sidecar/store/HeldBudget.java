@@ -16,11 +16,18 @@ public final class HeldBudget {
 
     private static final Logger LOG = Logger.getLogger(MetadataStore.class);
 
-    /** What every held file costs besides its bytes: paths, fingerprint, watch, snapshot entries, the served body. */
-    static final long PER_FILE = 3 * 1024;
+    /**
+     * What every tracked file costs, held or not: its paths, fingerprint, inotify watches (its own and its
+     * directory's), snapshot entries. Tracking takes at most half of the bound, so that what is tracked can also be
+     * held; a file found past that is not even tracked.
+     */
+    static final long PER_TRACKED = 2560;
 
-    /** What each byte of a file costs once decoded and served (the model, the encoded object). */
-    static final long PER_FILE_BYTE = 3;
+    /** What a held file costs besides its bytes: the decoded model's fixed part, the merged body and its ETag. */
+    static final long PER_FILE = 1024;
+
+    /** What each byte of a file costs once decoded and served (the model, the merged body). */
+    static final long PER_FILE_BYTE = 2;
 
     /** The default bound: this share of the maximum heap. */
     static final double HEAP_SHARE = 0.5;
@@ -30,16 +37,20 @@ public final class HeldBudget {
      * @param bound the most that may be charged
      * @param files files held
      * @param refused files not held because their charge did not fit
+     * @param untracked files found by the last walk but not even tracked: their bookkeeping did not fit
      * @param boundSource where the bound comes from, in words
      */
-    public record View(long heldBytes, long bound, int files, int refused, String boundSource) {}
+    public record View(long heldBytes, long bound, int files, int refused, int untracked, String boundSource) {}
 
     private final long bound;
     private final String boundSource;
     private final String refusal;
     private long held;
+    private long tracking;
     private int files;
     private int refused;
+    private int untracked;
+    private int reportedUntracked;
     private boolean freed;
     private volatile View view;
 
@@ -70,7 +81,7 @@ public final class HeldBudget {
      * @return whether it fit (else nothing changed)
      */
     boolean take(long previous, long charge) {
-        if (held - previous + charge > bound) {
+        if (tracking + held - previous + charge > bound) {
             return false;
         }
         held += charge - previous;
@@ -79,6 +90,30 @@ public final class HeldBudget {
         }
         publish();
         return true;
+    }
+
+    /** A file found by a walk: charges its bookkeeping if that fits. @return whether it fit (then track it) */
+    boolean track() {
+        if (tracking + PER_TRACKED > bound / 2) {
+            return false;
+        }
+        tracking += PER_TRACKED;
+        publish();
+        return true;
+    }
+
+    /** Files the last walk found but could not track. */
+    void untracked(int count) {
+        untracked = count;
+        publish();
+    }
+
+    /** A tracked file is gone: its bookkeeping is freed, and its held charge if any ({@link #release}). */
+    void untrack(TrackedFile file) {
+        tracking -= PER_TRACKED;
+        release(file);
+        freed = true;
+        publish();
     }
 
     /** A held file is gone: its charge is freed, and refused files get another read at the next {@link #settle}. */
@@ -107,15 +142,18 @@ public final class HeldBudget {
             }
         }
         freed = false;
-        if (count != refused) {
-            if (count > 0) {
+        if (count != refused || untracked != reportedUntracked) {
+            if (count > 0 || untracked > 0) {
                 LOG.warnf("Memory bound reached: %d file(s) held (%s estimated of %s, %s), %d file(s) not held "
-                        + "answer memory-bound-reached. Raise the sidecar container's memory limit or "
-                        + "dra.metadata.max-held to serve them", files, mib(held), mib(bound), boundSource, count);
+                        + "answer memory-bound-reached, %d more not even tracked (not found). Raise the sidecar "
+                        + "container's memory limit or dra.metadata.max-held to serve them", files, mib(tracking + held),
+                        mib(bound), boundSource, count, untracked);
             } else {
-                LOG.infof("Every file is held again (%s estimated of the memory bound of %s)", mib(held), mib(bound));
+                LOG.infof("Every file is held again (%s estimated of the memory bound of %s)", mib(tracking + held),
+                        mib(bound));
             }
             refused = count;
+            reportedUntracked = untracked;
             publish();
         }
     }
@@ -133,7 +171,7 @@ public final class HeldBudget {
     }
 
     private void publish() {
-        view = new View(held, bound, files, refused, boundSource);
+        view = new View(tracking + held, bound, files, refused, untracked, boundSource);
     }
 
     public static String mib(long bytes) {

@@ -48,7 +48,6 @@ public final class MetadataStore implements AutoCloseable {
             int directoryWatches, long lastCycleNanos, long cycles) {}
 
     private static final Logger LOG = Logger.getLogger(MetadataStore.class);
-
     /**
      * A fingerprint poll or walk of a tree so large that it costs more CPU than {@code interval / factor} is
      * spaced out to that: polling mode keeps each under about 5 % of a core, notification mode (where both are
@@ -58,10 +57,8 @@ public final class MetadataStore implements AutoCloseable {
     private static final long NOTIFIED_COST_FACTOR = 1000;
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-
     /** Directory events come in bursts: a walk they ask for waits this long for the rest of the burst. */
     private static final long DIRECTORY_EVENT_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-
     private final StoreConfig config;
     private final TreeScanner scanner;
     private final FileLook look;
@@ -171,7 +168,6 @@ public final class MetadataStore implements AutoCloseable {
     public HeldBudget.View held() {
         return budget.view();
     }
-
     public Path root() {
         return scanner.root();
     }
@@ -259,6 +255,7 @@ public final class MetadataStore implements AutoCloseable {
         boolean vanished = false;
         long readsBefore = look.reads();
         long pollCpuStarted = THREADS.getCurrentThreadCpuTime();
+        look.beginCycle(files.values());
         for (TrackedFile file : files.values()) {
             if (fullPoll || file.checkDue(started)) {
                 try {
@@ -273,6 +270,7 @@ public final class MetadataStore implements AutoCloseable {
             long cost = look.reads() == readsBefore ? THREADS.getCurrentThreadCpuTime() - pollCpuStarted : 0;
             nextPollNanos = System.nanoTime() + Math.max(pollIntervalNanos(), cost * costFactor());
         }
+        look.endCycle(budget.view());
         if (vanished) {
             changed |= rescan();
         }
@@ -322,17 +320,10 @@ public final class MetadataStore implements AutoCloseable {
         long walkCost = THREADS.getCurrentThreadCpuTime() - cpuStarted;
         nextRescanNanos = System.nanoTime() + Math.max(walkIntervalNanos(), walkCost * costFactor());
         if (!scan.rootExists()) {
-            // Poll for the root at every cycle until it appears.
-            requests.requestRescan();
+            requests.requestRescan(); // poll for the root at every cycle until it appears
         }
         if (!Objects.equals(rootSeen, scan.rootExists())) {
-            if (scan.rootExists()) {
-                LOG.infof("Metadata root %s found", scanner.root());
-            } else {
-                LOG.warnf("Metadata root %s does not exist: no claim is visible to this container. List every "
-                        + "claim in the sidecar container's own resources.claims; kubelet mounts only those.",
-                        scanner.root());
-            }
+            scanner.logRoot(scan.rootExists());
             rootSeen = scan.rootExists();
         }
         if (watcher != null && watcher.watchExactly(scan.directories())) {
@@ -343,15 +334,19 @@ public final class MetadataStore implements AutoCloseable {
         Set<Path> found = new HashSet<>();
         boolean changed = false;
         long now = System.nanoTime();
+        int untracked = 0;
         for (MetadataFileRef ref : scan.files()) {
             found.add(ref.path());
-            if (!files.containsKey(ref.path())) {
+            if (!files.containsKey(ref.path()) && !budget.track()) {
+                untracked++;
+            } else if (!files.containsKey(ref.path())) {
                 TrackedFile file = new TrackedFile(ref);
                 file.checkAt(now, true);
                 files.put(ref.path(), file);
                 changed = true;
             }
         }
+        budget.untracked(untracked);
         var it = files.values().iterator();
         while (it.hasNext()) {
             TrackedFile file = it.next();
@@ -361,7 +356,7 @@ public final class MetadataStore implements AutoCloseable {
                     watches.unwatch(file.ref.path());
                 }
                 file.removed();
-                budget.release(file);
+                budget.untrack(file);
                 changed = true;
             }
         }

@@ -122,13 +122,18 @@ final class TrackedFile {
         readRequested = false;
     }
 
-    /** The read decoded. @return whether what readers see changed */
-    boolean readSucceeded(DecodedMetadata decoded) {
+    /**
+     * The read decoded. A first read in a scan of many files ({@code quietFirstRead}) logs at debug level only: the
+     * scan logs one summary line instead. @return whether what readers see changed
+     */
+    boolean readSucceeded(DecodedMetadata decoded, boolean quietFirstRead) {
         Served before = served;
         backoffNanos = 0;
         served = new Fresh(new Good(decoded.object(), decoded.sourceVersion()));
         Good previous = good(before);
-        if (previous == null || !previous.object().equals(decoded.object())) {
+        if (quietFirstRead && before instanceof Unread) {
+            LOG.debugf("%s: generation %s (%s)", ref.path(), generation(decoded.object()), decoded.sourceVersion());
+        } else if (previous == null || !previous.object().equals(decoded.object())) {
             LOG.infof("%s: generation %s (%s)%s", ref.path(), generation(decoded.object()), decoded.sourceVersion(),
                     before instanceof Stale || before instanceof Detached ? ", recovered" : "");
         } else if (!(before instanceof Fresh)) {

@@ -47,7 +47,8 @@ class MetadataStoreBoundTest {
         for (int i = 0; i < FILES; i++) {
             files.add(create(file(root, ClaimKind.CLAIM, "c", "r" + i, "gpu.example.com"), content));
         }
-        long bound = HELD * HeldBudget.charge(content.length) + HeldBudget.charge(content.length) / 2;
+        long bound = FILES * HeldBudget.PER_TRACKED + HELD * HeldBudget.charge(content.length)
+                + HeldBudget.charge(content.length) / 2;
         try (MetadataStore store = start(TestStoreConfig.of(root, "max-held", String.valueOf(bound)))) {
             assertEquals(HELD, served(store.current()));
             List<RequestEntry> refused = refused(store.current());
@@ -58,6 +59,7 @@ class MetadataStoreBoundTest {
             HeldBudget.View held = store.held();
             assertEquals(HELD, held.files());
             assertEquals(FILES - HELD, held.refused());
+            assertEquals(0, held.untracked());
             assertEquals(bound, held.bound());
             assertTrue(held.heldBytes() <= bound);
 
