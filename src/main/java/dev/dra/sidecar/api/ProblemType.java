@@ -49,6 +49,9 @@ enum ProblemType {
             "no object of a file has an apiVersion the sidecar knows"),
     FILE_TOO_LARGE(FailureCode.FILE_TOO_LARGE, 502, "Metadata file too large",
             "a file is larger than dra.metadata.max-file-size"),
+    MEMORY_BOUND_REACHED(FailureCode.MEMORY_BOUND_REACHED, 507, "Metadata past the sidecar's memory bound",
+            "holding a file would take the sidecar past its memory bound (dra.metadata.max-held, by default half "
+                    + "of the heap the container's memory limit gives); the detail names the bound and what to raise"),
     NO_METADATA_OBJECTS(FailureCode.NO_METADATA_OBJECTS, 503, "Metadata file is empty",
             "a file is empty, probably while a driver writes it"),
     MALFORMED_STREAM(FailureCode.MALFORMED_STREAM, 503, "Metadata file is not well-formed JSON",

@@ -11,6 +11,11 @@ public enum FailureCode {
     INVALID_OBJECT("invalid-object", false),
     NO_COMPATIBLE_VERSION("no-compatible-version", false),
     FILE_TOO_LARGE("file-too-large", false),
+    /**
+     * The file decoded, but holding it would take the sidecar past its memory bound ({@code dra.metadata.max-held}):
+     * it is not held, and no retry helps until files are removed or the bound is raised.
+     */
+    MEMORY_BOUND_REACHED("memory-bound-reached", false),
     /** The file could not be opened or read at all (permissions, I/O error). */
     UNREADABLE("unreadable", true);
 

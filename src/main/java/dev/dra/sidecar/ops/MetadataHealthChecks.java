@@ -87,7 +87,7 @@ public class MetadataHealthChecks {
 
     private HealthCheckResponse metadataPresent(String name) {
         MetadataReadiness.Result result =
-                MetadataReadiness.evaluate(store.status(), store.root(), store.current(), expected);
+                MetadataReadiness.evaluate(store.status(), store.held(), store.root(), store.current(), expected);
         HealthCheckResponseBuilder response = HealthCheckResponse.named(name).status(result.up());
         result.data().forEach(response::withData);
         return response.build();

@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicLong;
  *       now, per driver.
  *   <li>{@code dra_last_change_timestamp_seconds} (gauge): Unix time of the last published change.
  *   <li>{@code dra_device_info{claim_kind,claim,request,driver,pool,device,attr_...}} = 1 (gauge): one series per
- *       device served; series of vanished devices are removed.
+ *       device served, up to {@code dra.metrics.device-info-max-series}; series of vanished devices are removed.
  * </ul>
  *
  * <p>This bean must not depend on the store: the store calls it during its own creation (the first scan).
@@ -59,10 +59,12 @@ public class MetadataMetrics implements RefreshObserver {
     private final AtomicLong lastChangeMillis = new AtomicLong();
     private final MultiGauge violations;
     private final MultiGauge devices;
+    private final int maxDeviceSeries;
 
     MetadataMetrics(MeterRegistry registry, MetricsConfig config) {
         this.registry = registry;
         this.deviceLabels = new DeviceInfoLabels(config.deviceInfoAttributes());
+        this.maxDeviceSeries = config.deviceInfoMaxSeries();
         this.cycles = Counter.builder("dra.refresh.cycles").description("Refresh cycles completed").register(registry);
         this.cycleDuration = Timer.builder("dra.refresh.cycle.duration")
                 .description("Duration of a refresh cycle (poll fingerprints, read changed files, publish)")
@@ -117,7 +119,9 @@ public class MetadataMetrics implements RefreshObserver {
                         }
                     }
                     for (DeviceEntry device : request.devices()) {
-                        deviceTags.add(deviceLabels.of(kind, claim.name(), request.name(), device));
+                        if (deviceTags.size() < maxDeviceSeries) {
+                            deviceTags.add(deviceLabels.of(kind, claim.name(), request.name(), device));
+                        }
                     }
                 }
             }

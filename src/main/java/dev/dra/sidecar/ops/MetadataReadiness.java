@@ -7,6 +7,7 @@ import dev.dra.sidecar.snapshot.FileState;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
 import dev.dra.sidecar.snapshot.Served;
+import dev.dra.sidecar.store.HeldBudget;
 import dev.dra.sidecar.store.MetadataStore;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -37,7 +38,7 @@ final class MetadataReadiness {
 
     private MetadataReadiness() {}
 
-    static Result evaluate(MetadataStore.Status status, Path root, MetadataSnapshot snapshot,
+    static Result evaluate(MetadataStore.Status status, HeldBudget.View held, Path root, MetadataSnapshot snapshot,
             List<ExpectedClaim> expected) {
         Map<String, String> data = new LinkedHashMap<>();
         boolean up = status.cycles() > 0;
@@ -50,6 +51,7 @@ final class MetadataReadiness {
         }
         data.put("watch-mode", status.watchMode().label()
                 + (status.pollingReason() == null ? "" : ": " + status.pollingReason()));
+        data.put("memory-bound", memoryBound(held));
         List<String> detached = detached(snapshot);
         if (!detached.isEmpty()) {
             data.put("detached", detached.size() + " file(s) replaced on the host by a rename, still serving their "
@@ -62,6 +64,18 @@ final class MetadataReadiness {
             up &= state.startsWith("ok");
         }
         return new Result(up, data);
+    }
+
+    /** What is held against the bound and, when files are refused, how many and what to raise. */
+    private static String memoryBound(HeldBudget.View held) {
+        String holding = held.files() + " file(s) held, " + HeldBudget.mib(held.heldBytes()) + " estimated of "
+                + HeldBudget.mib(held.bound()) + " (" + held.boundSource() + ")";
+        if (held.refused() == 0 && held.untracked() == 0) {
+            return holding;
+        }
+        return "reached: " + holding + "; " + held.refused() + " file(s) not held answer memory-bound-reached, "
+                + held.untracked() + " more not even tracked: raise the sidecar container's memory limit or "
+                + "dra.metadata.max-held";
     }
 
     private static List<String> detached(MetadataSnapshot snapshot) {

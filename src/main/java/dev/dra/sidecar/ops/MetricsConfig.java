@@ -16,4 +16,11 @@ public interface MetricsConfig {
      */
     @WithDefault("uuid,resource.kubernetes.io/pciBusID")
     List<String> deviceInfoAttributes();
+
+    /**
+     * At most this many {@code dra_device_info} series, the first devices in claim and request order: every series
+     * holds its labels in memory, and a tree of thousands of devices would spend more on them than on the metadata.
+     */
+    @WithDefault("256")
+    int deviceInfoMaxSeries();
 }

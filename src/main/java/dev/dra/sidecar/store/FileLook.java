@@ -11,6 +11,7 @@ import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.concurrent.TimeUnit;
+import org.jboss.logging.Logger;
 
 /**
  * One look at one tracked file, on the refresh thread: a stat, and a read only when the file changed or an event
@@ -19,6 +20,8 @@ import java.util.concurrent.TimeUnit;
  * being written is held back until the file settles ({@link #SETTLE_MILLIS}).
  */
 final class FileLook {
+
+    private static final Logger LOG = Logger.getLogger(MetadataStore.class);
 
     /** Keeps the file's inotify watch on the file its path leads to now ({@code real}, or the path itself). */
     interface Watching {
@@ -36,13 +39,48 @@ final class FileLook {
     private final TreeScanner scanner;
     private final BoundedFileReader reader;
     private final RefreshObserver observer;
+    private final HeldBudget budget;
     private long reads;
+    /** Set for a cycle that reads more than {@link #LOGGED_ONE_BY_ONE} files for the first time: one summary line. */
+    private boolean bulk;
+    private long bulkStartedNanos;
+    private int bulkNew;
+    private int bulkServed;
 
-    FileLook(StoreConfig config, TreeScanner scanner, RefreshObserver observer) {
+    /** A cycle that reads at most this many files for the first time logs each; more get one summary line. */
+    static final int LOGGED_ONE_BY_ONE = 10;
+
+    FileLook(StoreConfig config, TreeScanner scanner, RefreshObserver observer, HeldBudget budget) {
         this.config = config;
+        this.budget = budget;
         this.scanner = scanner;
         this.reader = new BoundedFileReader(config.maxFileSize().asLongValue());
         this.observer = observer;
+    }
+
+    /** Before a cycle's looks: how many of {@code files} are still unread decides whether each first read logs. */
+    void beginCycle(Iterable<TrackedFile> files) {
+        int unread = 0;
+        for (TrackedFile file : files) {
+            if (!file.wasRead()) {
+                unread++;
+            }
+        }
+        bulk = unread > LOGGED_ONE_BY_ONE;
+        bulkNew = unread;
+        bulkServed = 0;
+        bulkStartedNanos = System.nanoTime();
+    }
+
+    /** After a cycle's looks: the summary line of a cycle that read many files for the first time. */
+    void endCycle(HeldBudget.View held) {
+        if (bulk) {
+            LOG.infof("Read %d new metadata files in %d ms: %d served, %d not (failures are logged one by one, "
+                    + "files past the memory bound in one line); %d held, %s estimated of %s", bulkNew,
+                    TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - bulkStartedNanos), bulkServed,
+                    bulkNew - bulkServed, held.files(), HeldBudget.mib(held.heldBytes()), HeldBudget.mib(held.bound()));
+            bulk = false;
+        }
     }
 
     /** Files read so far: a poll that read none measures what polling alone costs. */
@@ -108,6 +146,7 @@ final class FileLook {
         long settlingNanos = unsettled && sinceModified >= 0
                 ? TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS - sinceModified) : 0;
         DecodedMetadata decoded;
+        long size;
         try {
             Path target = real == null ? resolveInside(file) : real;
             byte[] bytes = readSteady(target, stat.fingerprint(), unsettled);
@@ -117,6 +156,7 @@ final class FileLook {
                         new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
                                 file.ref.path() + ": rewritten while being read; reading again"));
             }
+            size = bytes.length;
             decoded = MetadataStreamDecoder.decode(bytes, file.ref.path().toString());
         } catch (MetadataDecodeException e) {
             return failed(file, now, settlingNanos, e);
@@ -126,8 +166,17 @@ final class FileLook {
             return failed(file, now, 0, new MetadataDecodeException(FailureCode.UNREADABLE,
                     file.ref.path() + ": cannot read file: " + reason(e)));
         }
+        long charge = HeldBudget.charge(size);
+        if (!budget.take(file.charge, charge)) {
+            observer.fileRead(FailureCode.MEMORY_BOUND_REACHED);
+            return file.refused(budget.refusal());
+        }
+        file.charge = charge;
         observer.fileRead(null);
-        return file.readSucceeded(decoded);
+        if (bulk && !file.wasRead()) {
+            bulkServed++;
+        }
+        return file.readSucceeded(decoded, bulk);
     }
 
     /**

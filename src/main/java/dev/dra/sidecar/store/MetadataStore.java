@@ -48,7 +48,6 @@ public final class MetadataStore implements AutoCloseable {
             int directoryWatches, long lastCycleNanos, long cycles) {}
 
     private static final Logger LOG = Logger.getLogger(MetadataStore.class);
-
     /**
      * A fingerprint poll or walk of a tree so large that it costs more CPU than {@code interval / factor} is
      * spaced out to that: polling mode keeps each under about 5 % of a core, notification mode (where both are
@@ -58,14 +57,13 @@ public final class MetadataStore implements AutoCloseable {
     private static final long NOTIFIED_COST_FACTOR = 1000;
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-
     /** Directory events come in bursts: a walk they ask for waits this long for the rest of the burst. */
     private static final long DIRECTORY_EVENT_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-
     private final StoreConfig config;
     private final TreeScanner scanner;
     private final FileLook look;
     private final RefreshObserver observer;
+    private final HeldBudget budget;
     private final RefreshRequests requests = new RefreshRequests();
     private final Map<Path, TrackedFile> files = new LinkedHashMap<>();
 
@@ -86,7 +84,8 @@ public final class MetadataStore implements AutoCloseable {
     public MetadataStore(StoreConfig config, RefreshObserver observer) {
         this.config = config;
         this.scanner = new TreeScanner(config.root());
-        this.look = new FileLook(config, scanner, observer);
+        this.budget = new HeldBudget(config);
+        this.look = new FileLook(config, scanner, observer, budget);
         this.observer = observer;
         this.snapshot = SnapshotBuilder.build(0, List.of());
         this.status = new Status(false, WatchMode.POLLING, "not started", 0, 0, System.nanoTime(), 0);
@@ -165,6 +164,10 @@ public final class MetadataStore implements AutoCloseable {
         return status;
     }
 
+    /** What the store holds against its memory bound. */
+    public HeldBudget.View held() {
+        return budget.view();
+    }
     public Path root() {
         return scanner.root();
     }
@@ -252,6 +255,7 @@ public final class MetadataStore implements AutoCloseable {
         boolean vanished = false;
         long readsBefore = look.reads();
         long pollCpuStarted = THREADS.getCurrentThreadCpuTime();
+        look.beginCycle(files.values());
         for (TrackedFile file : files.values()) {
             if (fullPoll || file.checkDue(started)) {
                 try {
@@ -266,10 +270,12 @@ public final class MetadataStore implements AutoCloseable {
             long cost = look.reads() == readsBefore ? THREADS.getCurrentThreadCpuTime() - pollCpuStarted : 0;
             nextPollNanos = System.nanoTime() + Math.max(pollIntervalNanos(), cost * costFactor());
         }
+        look.endCycle(budget.view());
         if (vanished) {
             changed |= rescan();
         }
         if (changed) {
+            budget.settle(files.values(), started);
             publish();
         }
         long finished = System.nanoTime();
@@ -314,17 +320,10 @@ public final class MetadataStore implements AutoCloseable {
         long walkCost = THREADS.getCurrentThreadCpuTime() - cpuStarted;
         nextRescanNanos = System.nanoTime() + Math.max(walkIntervalNanos(), walkCost * costFactor());
         if (!scan.rootExists()) {
-            // Poll for the root at every cycle until it appears.
-            requests.requestRescan();
+            requests.requestRescan(); // poll for the root at every cycle until it appears
         }
         if (!Objects.equals(rootSeen, scan.rootExists())) {
-            if (scan.rootExists()) {
-                LOG.infof("Metadata root %s found", scanner.root());
-            } else {
-                LOG.warnf("Metadata root %s does not exist: no claim is visible to this container. List every "
-                        + "claim in the sidecar container's own resources.claims; kubelet mounts only those.",
-                        scanner.root());
-            }
+            scanner.logRoot(scan.rootExists());
             rootSeen = scan.rootExists();
         }
         if (watcher != null && watcher.watchExactly(scan.directories())) {
@@ -335,15 +334,19 @@ public final class MetadataStore implements AutoCloseable {
         Set<Path> found = new HashSet<>();
         boolean changed = false;
         long now = System.nanoTime();
+        int untracked = 0;
         for (MetadataFileRef ref : scan.files()) {
             found.add(ref.path());
-            if (!files.containsKey(ref.path())) {
+            if (!files.containsKey(ref.path()) && !budget.track()) {
+                untracked++;
+            } else if (!files.containsKey(ref.path())) {
                 TrackedFile file = new TrackedFile(ref);
                 file.checkAt(now, true);
                 files.put(ref.path(), file);
                 changed = true;
             }
         }
+        budget.untracked(untracked);
         var it = files.values().iterator();
         while (it.hasNext()) {
             TrackedFile file = it.next();
@@ -353,6 +356,7 @@ public final class MetadataStore implements AutoCloseable {
                     watches.unwatch(file.ref.path());
                 }
                 file.removed();
+                budget.untrack(file);
                 changed = true;
             }
         }

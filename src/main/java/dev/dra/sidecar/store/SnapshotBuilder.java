@@ -22,23 +22,23 @@ import dev.dra.sidecar.snapshot.RequestEntry;
 import dev.dra.sidecar.snapshot.RequestValidation;
 import dev.dra.sidecar.snapshot.Served;
 import java.nio.charset.StandardCharsets;
-import java.security.MessageDigest;
-import java.security.NoSuchAlgorithmException;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
-import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
+import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * Builds an immutable snapshot from the tracked files, encoding every representation once so that serving
- * is a lookup. All bodies are compact JSON with map keys sorted (as Go writes them) and a trailing newline.
+ * Builds an immutable snapshot from the tracked files. A request's merged body, the most read, is encoded once and
+ * held; every other representation is encoded when asked for, from the immutable objects the snapshot holds anyway,
+ * so that what is held per file stays small. All bodies are compact JSON with map keys sorted (as Go writes them) and
+ * a trailing newline.
  */
 final class SnapshotBuilder {
 
@@ -70,23 +70,22 @@ final class SnapshotBuilder {
         List<ClaimIndex.Entry> index = new ArrayList<>();
         claims.forEach((claim, requests) -> {
             SortedMap<String, RequestEntry> requestEntries = new TreeMap<>();
-            List<BuiltRequest> built = new ArrayList<>();
+            List<RequestEntry> built = new ArrayList<>();
             requests.forEach((request, files) -> {
-                BuiltRequest b = request(request, files);
-                built.add(b);
-                requestEntries.put(request, b.entry());
+                RequestEntry entry = request(request, files);
+                built.add(entry);
+                requestEntries.put(request, entry);
             });
             entries.put(claim, new ClaimEntry(claim, Collections.unmodifiableSortedMap(requestEntries),
                     claimView(claim, built)));
             index.add(new ClaimIndex.Entry(claim, List.copyOf(requestEntries.keySet())));
         });
-        return new ClaimSet(Collections.unmodifiableSortedMap(entries), available(new ClaimIndex(index), null, null));
+        List<ClaimIndex.Entry> indexEntries = List.copyOf(index);
+        return new ClaimSet(Collections.unmodifiableSortedMap(entries),
+                onDemand(() -> new ClaimIndex(indexEntries), null, null));
     }
 
-    /** A request's entry and the merged object it was encoded from (absent when a file failed). */
-    private record BuiltRequest(RequestEntry entry, DeviceMetadata merged) {}
-
-    private static BuiltRequest request(String name, List<TrackedFile> files) {
+    private static RequestEntry request(String name, List<TrackedFile> files) {
         files.sort((a, b) -> RequestMerger.BYTE_ORDER.compare(a.ref.fileName(), b.ref.fileName()));
         SortedMap<String, DriverEntry> drivers = new TreeMap<>(RequestMerger.BYTE_ORDER);
         Map<String, DeviceMetadata> decoded = new LinkedHashMap<>();
@@ -106,7 +105,8 @@ final class SnapshotBuilder {
             TrackedFile.Good good = file.good();
             String staleReason = file.staleReason();
             drivers.put(file.ref.driver(), new DriverEntry(file.ref.driver(), path, file.state(),
-                    available(good.object().withApiVersion(DeviceMetadata.V1BETA1), good.sourceVersion(), staleReason),
+                    onDemand(() -> good.object().withApiVersion(DeviceMetadata.V1BETA1), good.sourceVersion(),
+                            staleReason),
                     MetadataValidator.validate(good.object())));
             decoded.put(file.ref.fileName(), good.object());
             versions.add(good.sourceVersion());
@@ -114,25 +114,26 @@ final class SnapshotBuilder {
                 staleReasons.add(staleReason);
             }
         }
-        Served.Available validation = available(validation(name, files, drivers), null, null);
+        List<DriverEntry> inFileOrder = new ArrayList<>(files.size());
+        files.forEach(file -> inFileOrder.add(drivers.get(file.ref.driver())));
+        List<DriverEntry> driverList = List.copyOf(inFileOrder);
+        Served.Available validation = onDemand(() -> validation(name, driverList), null, null);
         if (firstFailure != null) {
-            return new BuiltRequest(new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), firstFailure,
-                    List.of(), validation), null);
+            return new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), firstFailure, List.of(),
+                    validation);
         }
         DeviceMetadata merged = RequestMerger.merge(decoded);
         Served.Available served = available(merged, String.join(", ", versions),
                 staleReasons.isEmpty() ? null : String.join("; ", staleReasons));
-        return new BuiltRequest(new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), served,
-                devices(merged, served), validation), merged);
+        return new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), served, devices(merged, served),
+                validation);
     }
 
-    /** The upstream validation of what is served for each file ({@code files} in merge order). */
-    private static RequestValidation validation(String request, List<TrackedFile> files,
-            Map<String, DriverEntry> drivers) {
-        List<RequestValidation.DriverValidation> out = new ArrayList<>(files.size());
+    /** The upstream validation of what is served for each file ({@code drivers} in merge order). */
+    private static RequestValidation validation(String request, List<DriverEntry> drivers) {
+        List<RequestValidation.DriverValidation> out = new ArrayList<>(drivers.size());
         boolean valid = true;
-        for (TrackedFile file : files) {
-            DriverEntry entry = drivers.get(file.ref.driver());
+        for (DriverEntry entry : drivers) {
             if (entry.served() instanceof Served.Available served) {
                 valid &= entry.violations().isEmpty();
                 out.add(new RequestValidation.DriverValidation(entry.driver(), entry.path(), served.sourceVersions(),
@@ -156,64 +157,85 @@ final class SnapshotBuilder {
                 continue;
             }
             for (Device device : entry.devices()) {
-                Map<String, AttributeValue> attributes = new LinkedHashMap<>();
-                if (device.attributes() != null) {
-                    device.attributes().forEach((key, value) -> attributes.put(key, attribute(value, request)));
-                }
-                out.add(new DeviceEntry(device.driver(), device.pool(), device.name(),
-                        Collections.unmodifiableMap(attributes), device.networkData()));
+                Map<String, AttributeValue> attributes = device.attributes() == null ? Map.of()
+                        : new AttributeValues(device.attributes(), request.staleReason());
+                out.add(new DeviceEntry(device.driver(), device.pool(), device.name(), attributes,
+                        device.networkData()));
             }
         }
         return List.copyOf(out);
     }
 
-    private static AttributeValue attribute(DeviceAttribute value, Served.Available request) {
+    /** An attribute's value in both representations, encoded when asked for. */
+    static AttributeValue attribute(DeviceAttribute value, String staleReason) {
         DeviceAttribute present = value == null ? new DeviceAttribute(null, null, null, null, null, null, null, null) : value;
-        String text = present.textLines().stream().map(line -> line + "\n").collect(Collectors.joining());
-        return new AttributeValue(available(present, null, request.staleReason()),
-                withEtag(text.getBytes(StandardCharsets.UTF_8), null, request.staleReason()));
+        return new AttributeValue(onDemand(() -> present, null, staleReason), Served.Available.onDemand(
+                () -> present.textLines().stream().map(line -> line + "\n").collect(Collectors.joining())
+                        .getBytes(StandardCharsets.UTF_8), null, staleReason));
     }
 
-    private static Served claimView(String claim, List<BuiltRequest> requests) {
-        List<DeviceMetadata> merged = new ArrayList<>();
+    /**
+     * The claim's {@link ClaimView}, encoded when asked for from the merged bodies its requests hold: the same bytes
+     * as encoding the view, since each merged body is that request's encoding.
+     */
+    private static Served claimView(String claim, List<RequestEntry> requests) {
+        List<Served.Available> merged = new ArrayList<>();
         List<String> staleReasons = new ArrayList<>();
-        for (BuiltRequest request : requests) {
-            if (request.entry().merged() instanceof Served.Unavailable failure) {
+        for (RequestEntry request : requests) {
+            if (request.merged() instanceof Served.Unavailable failure) {
                 return failure;
             }
-            merged.add(request.merged());
-            String staleReason = ((Served.Available) request.entry().merged()).staleReason();
-            if (staleReason != null) {
-                staleReasons.add(staleReason);
+            Served.Available available = (Served.Available) request.merged();
+            merged.add(available);
+            if (available.staleReason() != null) {
+                staleReasons.add(available.staleReason());
             }
         }
-        return available(new ClaimView(claim, merged), null,
+        List<Served.Available> bodies = List.copyOf(merged);
+        return Served.Available.onDemand(() -> spliced(claim, bodies), null,
                 staleReasons.isEmpty() ? null : String.join("; ", staleReasons));
     }
 
+    private static byte[] spliced(String claim, List<Served.Available> requests) {
+        try {
+            var out = new java.io.ByteArrayOutputStream();
+            out.write("{\"name\":".getBytes(StandardCharsets.UTF_8));
+            out.write(WRITER.writeValueAsBytes(claim));
+            out.write(",\"requests\":[".getBytes(StandardCharsets.UTF_8));
+            for (int i = 0; i < requests.size(); i++) {
+                byte[] body = requests.get(i).body();
+                if (i > 0) {
+                    out.write(',');
+                }
+                out.write(body, 0, body.length - 1); // without its newline
+            }
+            out.write("]}\n".getBytes(StandardCharsets.UTF_8));
+            return out.toByteArray();
+        } catch (java.io.IOException e) {
+            throw new IllegalStateException("strings always encode", e);
+        }
+    }
+
+    /** {@code body} encoded now and held. */
     static Served.Available available(Object body, String sourceVersions, String staleReason) {
+        byte[] json = encode(body);
+        return new Served.Available(json, Served.Available.etagOf(json), sourceVersions, staleReason);
+    }
+
+    /** {@code body} encoded each time it is asked for; {@code body} must give an immutable object. */
+    private static Served.Available onDemand(Supplier<Object> body, String sourceVersions, String staleReason) {
+        return Served.Available.onDemand(() -> encode(body.get()), sourceVersions, staleReason);
+    }
+
+    private static byte[] encode(Object body) {
         try {
             byte[] json = WRITER.writeValueAsBytes(body);
             byte[] withNewline = new byte[json.length + 1];
             System.arraycopy(json, 0, withNewline, 0, json.length);
             withNewline[json.length] = '\n';
-            return withEtag(withNewline, sourceVersions, staleReason);
+            return withNewline;
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("records always encode", e);
-        }
-    }
-
-    private static Served.Available withEtag(byte[] body, String sourceVersions, String staleReason) {
-        return new Served.Available(body, etag(body), sourceVersions, staleReason);
-    }
-
-    /** A strong ETag: 128 bits of SHA-256 of the bytes served. */
-    static String etag(byte[] body) {
-        try {
-            byte[] digest = MessageDigest.getInstance("SHA-256").digest(body);
-            return '"' + HexFormat.of().formatHex(digest, 0, 16) + '"';
-        } catch (NoSuchAlgorithmException e) {
-            throw new IllegalStateException("SHA-256 is in every JDK", e);
         }
     }
 }

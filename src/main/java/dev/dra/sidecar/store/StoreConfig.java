@@ -61,6 +61,14 @@ public interface StoreConfig {
     @WithDefault("1M")
     MemorySize maxFileSize();
 
+    /**
+     * How much decoded metadata the sidecar may hold, as estimated per file ({@code HeldBudget}); a file past it is
+     * not held and answers {@code memory-bound-reached}, the rest is served. Default: half of the JVM's maximum heap
+     * (in the image, -XX:MaxRAMPercentage of the container's memory limit), so that a tree too large for the pod
+     * never ends in OutOfMemoryError.
+     */
+    Optional<MemorySize> maxHeld();
+
     /** First delay before re-reading a file whose read failed transiently (empty or cut short). */
     @WithDefault("10ms")
     Duration retryBackoffMin();

@@ -67,6 +67,9 @@ final class TrackedFile {
     /** The next look reads the file even if its fingerprint did not change (an event said it was written). */
     boolean readRequested;
 
+    /** What {@link HeldBudget} charges for the object served now; 0 when none is held. */
+    long charge;
+
     private Served served = UNREAD;
     private long backoffNanos;
 
@@ -119,19 +122,43 @@ final class TrackedFile {
         readRequested = false;
     }
 
-    /** The read decoded. @return whether what readers see changed */
-    boolean readSucceeded(DecodedMetadata decoded) {
+    /**
+     * The read decoded. A first read in a scan of many files ({@code quietFirstRead}) logs at debug level only: the
+     * scan logs one summary line instead. @return whether what readers see changed
+     */
+    boolean readSucceeded(DecodedMetadata decoded, boolean quietFirstRead) {
         Served before = served;
         backoffNanos = 0;
         served = new Fresh(new Good(decoded.object(), decoded.sourceVersion()));
         Good previous = good(before);
-        if (previous == null || !previous.object().equals(decoded.object())) {
+        if (quietFirstRead && before instanceof Unread) {
+            LOG.debugf("%s: generation %s (%s)", ref.path(), generation(decoded.object()), decoded.sourceVersion());
+        } else if (previous == null || !previous.object().equals(decoded.object())) {
             LOG.infof("%s: generation %s (%s)%s", ref.path(), generation(decoded.object()), decoded.sourceVersion(),
                     before instanceof Stale || before instanceof Detached ? ", recovered" : "");
         } else if (!(before instanceof Fresh)) {
             LOG.infof("%s: recovered, generation %s", ref.path(), generation(decoded.object()));
         }
         return !before.equals(served);
+    }
+
+    /**
+     * The read decoded, but holding it does not fit the memory bound: the object served before (if any) stays,
+     * marked stale with {@code reason}, else the refusal is served. No retry: the store reads refused files again
+     * when memory is freed. @return whether what readers see changed
+     */
+    boolean refused(String reason) {
+        Served before = served;
+        Good good = good(before);
+        served = good == null ? new Failed(FailureCode.MEMORY_BOUND_REACHED, reason)
+                : new Stale(good, FailureCode.MEMORY_BOUND_REACHED, reason);
+        LOG.debugf("%s: not held: %s", ref.path(), reason);
+        return !before.equals(served);
+    }
+
+    /** Whether the latest read was refused by the memory bound. */
+    boolean isRefused() {
+        return failureCode(served) == FailureCode.MEMORY_BOUND_REACHED;
     }
 
     /**

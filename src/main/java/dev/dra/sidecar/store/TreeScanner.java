@@ -9,6 +9,7 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
+import org.jboss.logging.Logger;
 
 /**
  * Finds the metadata files of both layouts, only at the depths the layout allows:
@@ -29,6 +30,17 @@ final class TreeScanner {
 
     TreeScanner(Path root) {
         this.root = root.toAbsolutePath().normalize();
+    }
+
+    /** Says in the log that the root was found, or that it is missing and why that probably is. */
+    void logRoot(boolean exists) {
+        Logger log = Logger.getLogger(MetadataStore.class);
+        if (exists) {
+            log.infof("Metadata root %s found", root);
+        } else {
+            log.warnf("Metadata root %s does not exist: no claim is visible to this container. List every "
+                    + "claim in the sidecar container's own resources.claims; kubelet mounts only those.", root);
+        }
     }
 
     Path root() {

@@ -58,17 +58,17 @@ class TrackedFileTest {
 
     @Test
     void aFailureAfterAGoodReadKeepsServingItStaleAndAGoodReadClearsIt() throws Exception {
-        assertTrue(file.readSucceeded(decoded(1)));
+        assertTrue(file.readSucceeded(decoded(1), false));
         assertEquals(FileState.OK, file.state());
         assertNull(file.staleReason());
-        assertFalse(file.readSucceeded(decoded(1)), "the same object again: nothing new for readers");
+        assertFalse(file.readSucceeded(decoded(1), false), "the same object again: nothing new for readers");
 
         assertTrue(file.readFailed(torn(), 0, 0, MIN, MAX));
         assertEquals(FileState.STALE, file.state());
         assertEquals(1L, file.good().object().metadata().generation());
         assertEquals("malformed-stream: cut short", file.staleReason());
 
-        assertTrue(file.readSucceeded(decoded(2)));
+        assertTrue(file.readSucceeded(decoded(2), false));
         assertEquals(FileState.OK, file.state());
         assertEquals(2L, file.good().object().metadata().generation());
         file.checked();
@@ -78,7 +78,7 @@ class TrackedFileTest {
 
     @Test
     void anEmptyOrCutShortReadOfAFileBeingWrittenChangesNothingAndIsReadAgainOnceItSettles() throws Exception {
-        file.readSucceeded(decoded(1));
+        file.readSucceeded(decoded(1), false);
         file.checked();
         assertFalse(file.readFailed(empty(), 100, SETTLING, MIN, MAX), "truncated, not written yet: nothing new");
         assertEquals(FileState.OK, file.state());
@@ -86,7 +86,7 @@ class TrackedFileTest {
         assertEquals(100 + SETTLING, file.checkAtNanos, "read again when the file has settled");
         assertTrue(file.readRequested);
         assertFalse(file.readFailed(torn(), 120, SETTLING, MIN, MAX), "half written: nothing new");
-        assertFalse(file.readSucceeded(decoded(1)), "written: the same object, nothing to publish");
+        assertFalse(file.readSucceeded(decoded(1), false), "written: the same object, nothing to publish");
         assertEquals(FileState.OK, file.state());
 
         file.checked();
@@ -104,11 +104,11 @@ class TrackedFileTest {
         assertTrue(file.readFailed(empty(), 0, SETTLING, MIN, MAX), "nothing better to serve than the failure");
         assertEquals(FileState.FAILED, file.state());
 
-        file.readSucceeded(decoded(1));
+        file.readSucceeded(decoded(1), false);
         assertTrue(file.readFailed(new MetadataDecodeException(FailureCode.UNREADABLE, "permission denied"), 0,
                 SETTLING, MIN, MAX), "a write leaves a file empty or cut short, never unreadable");
         assertEquals("unreadable: permission denied", file.staleReason());
-        file.readSucceeded(decoded(1));
+        file.readSucceeded(decoded(1), false);
         assertTrue(file.readFailed(new MetadataDecodeException(FailureCode.INVALID_OBJECT, "no devices"), 0,
                 SETTLING, MIN, MAX));
         assertEquals(FileState.STALE, file.state());
@@ -117,7 +117,7 @@ class TrackedFileTest {
     @Test
     void aDetachedFileServesItsLastObjectUntilItLeadsToALiveFileAgain() throws Exception {
         assertFalse(file.detached(), "nothing to serve yet: the failure (or nothing) stays");
-        file.readSucceeded(decoded(3));
+        file.readSucceeded(decoded(3), false);
         file.checkAt(5, true);
         assertTrue(file.detached());
         assertEquals(FileState.DETACHED, file.state());
@@ -129,7 +129,7 @@ class TrackedFileTest {
         assertEquals(3L, assertInstanceOf(TrackedFile.Detached.class, file.served()).good().object().metadata()
                 .generation());
 
-        assertTrue(file.readSucceeded(decoded(4)), "the path leads to a live file again");
+        assertTrue(file.readSucceeded(decoded(4), false), "the path leads to a live file again");
         assertEquals(FileState.OK, file.state());
     }
 }

@@ -1,0 +1,90 @@
+package dev.dra.sidecar.store;
+
+import static dev.dra.sidecar.store.StoreFiles.metadata;
+import static dev.dra.sidecar.store.StoreFiles.request;
+import static dev.dra.sidecar.store.StoreOnFiles.BOUND;
+import static dev.dra.sidecar.store.StoreOnFiles.start;
+import static dev.dra.sidecar.testsupport.Eventually.awaitTrue;
+import static dev.dra.sidecar.testsupport.MetadataFiles.create;
+import static dev.dra.sidecar.testsupport.MetadataFiles.file;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dra.sidecar.decode.FailureCode;
+import dev.dra.sidecar.snapshot.ClaimKind;
+import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import dev.dra.sidecar.snapshot.RequestEntry;
+import dev.dra.sidecar.snapshot.Served;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The memory bound on real files: a tree whose charge is past {@code dra.metadata.max-held} is served as far as it
+ * fits, every other file answers {@code memory-bound-reached} with a detail that names the bound and what to raise,
+ * and a file that goes away makes room for one that was refused.
+ */
+class MetadataStoreBoundTest {
+
+    private static final int FILES = 5;
+
+    @RegisterExtension
+    final StoreErrorLog errorLog = new StoreErrorLog();
+
+    @TempDir
+    Path root;
+
+    @Test
+    void servesWhatFitsRefusesTheRestAndAdmitsARefusedFileWhenAnotherGoes() throws IOException {
+        byte[] content = metadata(1);
+        List<Path> files = new ArrayList<>();
+        for (int i = 0; i < FILES; i++) {
+            files.add(create(file(root, ClaimKind.CLAIM, "c", "r" + i, "gpu.example.com"), content));
+        }
+        // Tracking takes at most half of the bound: all five are tracked, and what is left holds some of them.
+        long bound = 2 * FILES * HeldBudget.PER_TRACKED;
+        int held = (int) ((bound - FILES * HeldBudget.PER_TRACKED) / HeldBudget.charge(content.length));
+        assertTrue(held > 0 && held < FILES, "the bound holds some of the files: " + held);
+        try (MetadataStore store = start(TestStoreConfig.of(root, "max-held", String.valueOf(bound)))) {
+            assertEquals(held, served(store.current()), () -> store.held().toString());
+            List<RequestEntry> refused = refused(store.current());
+            assertEquals(FILES - held, refused.size());
+            Served.Unavailable refusal = (Served.Unavailable) refused.get(0).merged();
+            assertTrue(refusal.detail().contains("memory bound of") && refusal.detail().contains("dra.metadata.max-held")
+                    && refusal.detail().contains("memory limit"), refusal.detail());
+            HeldBudget.View view = store.held();
+            assertEquals(held, view.files());
+            assertEquals(FILES - held, view.refused());
+            assertEquals(0, view.untracked());
+            assertEquals(bound, view.bound());
+            assertTrue(view.heldBytes() <= bound);
+
+            Path heldFile = files.stream().filter(f -> isServed(store.current(), f)).findFirst().orElseThrow();
+            Files.delete(heldFile);
+            awaitTrue(BOUND, "a refused file held once another is gone",
+                    () -> served(store.current()) == held && refused(store.current()).size() == FILES - held - 1
+                            && store.held().refused() == FILES - held - 1);
+        }
+    }
+
+    private static int served(MetadataSnapshot snapshot) {
+        return (int) snapshot.claims(ClaimKind.CLAIM).claims().get("c").requests().values().stream()
+                .filter(r -> r.merged() instanceof Served.Available).count();
+    }
+
+    private static List<RequestEntry> refused(MetadataSnapshot snapshot) {
+        return snapshot.claims(ClaimKind.CLAIM).claims().get("c").requests().values().stream()
+                .filter(r -> r.merged() instanceof Served.Unavailable u && u.code() == FailureCode.MEMORY_BOUND_REACHED)
+                .toList();
+    }
+
+    private static boolean isServed(MetadataSnapshot snapshot, Path file) {
+        String name = file.getParent().getFileName().toString();
+        return request(snapshot, ClaimKind.CLAIM, "c", name).merged() instanceof Served.Available;
+    }
+}
