@@ -33,12 +33,12 @@ final class FileLook {
     static final long SETTLE_MILLIS = 100;
 
     private final StoreConfig config;
-    private final TreeScanner scanner;
+    private final FileSource scanner;
     private final BoundedFileReader reader;
     private final RefreshObserver observer;
     private long reads;
 
-    FileLook(StoreConfig config, TreeScanner scanner, RefreshObserver observer) {
+    FileLook(StoreConfig config, FileSource scanner, RefreshObserver observer) {
         this.config = config;
         this.scanner = scanner;
         this.reader = new BoundedFileReader(config.maxFileSize().asLongValue());

@@ -16,7 +16,7 @@ import java.util.List;
  * {@code resourceclaimtemplates}. Other files and deeper paths are ignored; a symbolic link is followed only
  * when it resolves inside the root. Nothing is ever written.
  */
-final class TreeScanner {
+final class TreeScanner implements FileSource {
 
     /**
      * @param files every metadata file found
@@ -31,11 +31,19 @@ final class TreeScanner {
         this.root = root.toAbsolutePath().normalize();
     }
 
-    Path root() {
+    @Override
+    public Path root() {
         return root;
     }
 
-    Scan scan() {
+    @Override
+    public String missingRootWarning() {
+        return "Metadata root " + root + " does not exist: no claim is visible to this container. List every claim "
+                + "in the sidecar container's own resources.claims; kubelet mounts only those.";
+    }
+
+    @Override
+    public Scan scan() {
         List<MetadataFileRef> files = new ArrayList<>();
         List<Path> directories = new ArrayList<>();
         if (!Files.isDirectory(root)) {
@@ -85,7 +93,8 @@ final class TreeScanner {
      *
      * @throws java.nio.file.NoSuchFileException when the path no longer leads anywhere
      */
-    Path resolveInside(Path path) throws IOException {
+    @Override
+    public Path resolveInside(Path path) throws IOException {
         Path real = path.toRealPath();
         return real.startsWith(root.toRealPath()) ? real : null;
     }

@@ -88,6 +88,8 @@ class OpenApiDocumentTest {
                 entry("get /template-claims/{claim}/{request}/validation", "getTemplateClaimValidation"),
                 entry("get /template-claims/{claim}/{request}/devices/{device}/attributes/{attribute}",
                         "getTemplateClaimAttribute"),
+                entry("get /extended-resources", "listExtendedResources"),
+                entry("get /extended-resources/{container}/{resource}", "getExtendedResource"),
                 entry("post /validate", "validateStream"))), ids);
     }
 
