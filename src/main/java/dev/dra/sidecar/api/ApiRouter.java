@@ -8,7 +8,10 @@ import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
+import dev.dra.sidecar.identity.Refusal;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
 
 /**
@@ -16,8 +19,9 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * request's body before it is read: one declared larger than the server takes gets the problem instead of Quarkus'
  * plain 413, and one past {@link RequestBodyAdmission}'s bound is refused. The second, in order: it
  * names the request's URI template ({@link ApiRoutes}) for the {@code uri} label of HTTP server metrics, refuses a
- * foreign Host with {@code 400 invalid-host} ({@link HostHeaderFilter}), and lets
- * {@link FastReads} answer plain reads. Everything else goes on to the resources. A failure handler answers
+ * foreign Host with {@code 400 invalid-host} ({@link HostHeaderFilter}), finds who is asking ({@link Callers}: in node
+ * mode a refused caller gets its problem, and a claim that is not the caller's own {@code 404 not-own-claim}), and
+ * lets {@link FastReads} answer plain reads. Everything else goes on to the resources. A failure handler answers
  * {@code 400 invalid-host} for a request Vert.x fails before any handler runs because of its Host.
  */
 @ApplicationScoped
@@ -36,11 +40,14 @@ class ApiRouter {
     private final FastReads reads;
     private final RoutedProblems problems;
     private final RequestBodyAdmission bodies;
+    private final Callers callers;
     private final long maxBodySize;
 
     ApiRouter(HostHeaderFilter hosts, FastReads reads, RoutedProblems problems, RequestBodyAdmission bodies,
+            Callers callers,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") Optional<MemorySize> maxBodySize) {
         this.hosts = hosts;
+        this.callers = callers;
         this.reads = reads;
         this.problems = problems;
         this.bodies = bodies;
@@ -114,7 +121,46 @@ class ApiRouter {
         }
         if (!hosts.allows(request)) {
             hosts.refuse(context);
-        } else if (match.isEmpty() || !reads.serve(context, match.get())) {
+            return;
+        }
+        CompletableFuture<Caller> caller = callers.resolve(request);
+        if (caller.isDone()) {
+            serve(context, match, caller);
+            return;
+        }
+        // The caller is being checked with the API server: hold the request (and its body) until it is known, then
+        // go on on the request's own event loop.
+        io.vertx.core.Context requestContext = Vertx.currentContext();
+        request.pause();
+        caller.whenComplete((found, failure) -> requestContext.runOnContext(v -> {
+            request.resume();
+            serve(context, match, caller);
+        }));
+    }
+
+    private void serve(RoutingContext context, Optional<ApiRoutes.Match> match, CompletableFuture<Caller> resolved) {
+        Caller caller;
+        try {
+            caller = resolved.join();
+        } catch (CompletionException e) {
+            if (e.getCause() instanceof Refusal refusal) {
+                problems.send(context, ProblemType.of(refusal.reason()), refusal.getMessage());
+                return;
+            }
+            throw e;
+        }
+        context.put(Caller.KEY, caller);
+        if (match.isPresent() && match.get().route() != ApiRoutes.ClaimRoute.INDEX) {
+            ApiRoutes.Match named = match.get();
+            String claim = named.parameters().get(0);
+            if (PathNames.isClaim(claim) && !caller.owns(named.kind(), claim)) {
+                problems.send(context, ProblemType.NOT_OWN_CLAIM, "the calling pod has no "
+                        + (named.kind() == dev.dra.sidecar.snapshot.ClaimKind.CLAIM ? "claim " : "template claim ")
+                        + claim);
+                return;
+            }
+        }
+        if (match.isEmpty() || !reads.serve(context, match.get(), caller)) {
             context.next();
         }
     }

@@ -22,6 +22,10 @@ final class ApiRoutes {
     static final String CLAIMS = "/" + ClaimKind.CLAIMS;
     /** Claims generated from a ResourceClaimTemplate. */
     static final String TEMPLATE_CLAIMS = "/" + ClaimKind.TEMPLATE_CLAIMS;
+    /** Node mode: the calling pod's extended resources. */
+    static final String EXTENDED_RESOURCES = "/extended-resources";
+    /** Below {@link #EXTENDED_RESOURCES}: a resource name has a '/', so its parameter takes the rest of the path. */
+    static final String EXTENDED_RESOURCE = "{container}/{resource: .+}";
     /** Stream validation for driver authors. */
     static final String VALIDATE = "/validate";
     /** Every device this container sees, whatever the claim; the claim indexes link to it. */

@@ -34,13 +34,16 @@ class FastReads {
         this.store = store;
     }
 
-    /** Answers the request and returns {@code true}, or returns {@code false} and leaves it to the resources. */
-    boolean serve(RoutingContext context, ApiRoutes.Match match) {
+    /**
+     * Answers the request from {@code caller}'s view and returns {@code true}, or returns {@code false} and leaves it
+     * to the resources.
+     */
+    boolean serve(RoutingContext context, ApiRoutes.Match match, Caller caller) {
         HttpServerRequest request = context.request();
         if (request.method() != HttpMethod.GET || request.query() != null || !acceptsJson(request.getHeader("Accept"))) {
             return false;
         }
-        Optional<Served.Available> ready = lookup(store.current(), match);
+        Optional<Served.Available> ready = lookup(caller.view(store.current()), match);
         if (ready.isEmpty()) {
             return false;
         }

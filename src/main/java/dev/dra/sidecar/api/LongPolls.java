@@ -35,15 +35,18 @@ class LongPolls {
     private final MetadataStore store;
     private final ApiConfig config;
     private final LongPollAdmission admission;
+    private final Callers callers;
 
-    LongPolls(MetadataStore store, ApiConfig config, LongPollAdmission admission) {
+    LongPolls(MetadataStore store, ApiConfig config, LongPollAdmission admission, Callers callers) {
         this.store = store;
+        this.callers = callers;
         this.config = config;
         this.admission = admission;
     }
 
     /**
-     * Answers with what {@code resolve} finds in the current snapshot, as {@link ConditionalResponses} writes it;
+     * Answers with what {@code resolve} finds in the caller's view of the current snapshot ({@link Caller#view}), as
+     * {@link ConditionalResponses} writes it;
      * with a long poll, waits first while what it finds has {@code lastEtag}. {@code resolve} throws
      * {@link ApiException} for names that are not there; a bad long-poll parameter is {@code 400 invalid-parameter};
      * a long poll that would wait past {@code dra.api.max-long-polls} is refused at once with
@@ -51,8 +54,9 @@ class LongPolls {
      */
     Uni<Response> answer(Function<MetadataSnapshot, ? extends Served> resolve, Conditions conditions, String mediaType) {
         Duration wait = conditions.longPoll(config);
+        Caller caller = callers.current();
         MetadataSnapshot snapshot = store.current();
-        Served served = resolve.apply(snapshot);
+        Served served = resolve.apply(caller.view(snapshot));
         if (wait == null || !conditions.isLastEtag(etag(served))) {
             return Uni.createFrom().item(ConditionalResponses.respond(served, conditions, mediaType));
         }
@@ -60,7 +64,8 @@ class LongPolls {
         Context context = Vertx.currentContext();
         admission.admit();
         // The place is given back however the wait ends: answered, failed, or cancelled by a closed connection.
-        Uni<Response> waiting = waitForChange(snapshot, resolve, conditions, mediaType, deadline)
+        Uni<Response> waiting = waitForChange(snapshot, s -> resolve.apply(caller.view(s)), conditions, mediaType,
+                deadline)
                 .onTermination().invoke(admission::release);
         // Changes arrive on the refresh thread and timeouts on the timer thread: an answer completed there could sit
         // unsent until the connection's next event, so it is completed on the request's own event loop.

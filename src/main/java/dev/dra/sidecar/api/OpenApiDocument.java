@@ -32,7 +32,8 @@ public class OpenApiDocument implements OASFilter {
 
     @Override
     public void filterOpenAPI(OpenAPI openAPI) {
-        // No authentication, on purpose: the API listens on loopback for the containers of one pod.
+        // No authentication scheme: a sidecar listens on loopback for the containers of one pod; the node agent's
+        // bearer token is described with its problems (missing-token, invalid-token) and in docs/node-mode.md.
         openAPI.setSecurity(List.of(OASFactory.createSecurityRequirement()));
         enumerateProblemCodes(openAPI);
         if (openAPI.getPaths() == null || openAPI.getPaths().getPathItems() == null) {
@@ -58,6 +59,11 @@ public class OpenApiDocument implements OASFilter {
             if (route != null && get != null) {
                 get.setOperationId(route.route().operationId(route.kind()));
                 decorate(get.getResponses(), route.route().readsFiles(), route.route());
+            } else if (path.getKey().startsWith(ApiRoutes.EXTENDED_RESOURCES) && get != null) {
+                // The list answers like a claim list, a resource like the claim request that serves it.
+                ApiRoutes.ClaimRoute like = path.getKey().equals(ApiRoutes.EXTENDED_RESOURCES)
+                        ? ApiRoutes.ClaimRoute.INDEX : ApiRoutes.ClaimRoute.REQUEST;
+                decorate(get.getResponses(), like.readsFiles(), like);
             }
             ApiRoutes.PodRoute podRoute = podRoutes.get(path.getKey());
             if (podRoute != null && get != null) {

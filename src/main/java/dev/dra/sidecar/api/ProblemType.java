@@ -1,6 +1,7 @@
 package dev.dra.sidecar.api;
 
 import dev.dra.sidecar.decode.FailureCode;
+import dev.dra.sidecar.identity.Refusal;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -23,8 +24,21 @@ enum ProblemType {
             "the Host header is not an allowed one"),
     BAD_REQUEST("bad-request", 400, "Bad request", false, Listed.NOWHERE,
             "the request is malformed in another way"),
+    MISSING_TOKEN("missing-token", 401, "Token missing", false, Listed.EVERY_READ,
+            "node mode: no Authorization: Bearer token (the pod's projected service account token)"),
+    INVALID_TOKEN("invalid-token", 401, "Token not valid", false, Listed.EVERY_READ,
+            "node mode: the TokenReview does not authenticate the token: forged, expired, for another audience, or "
+                    + "bound to no pod"),
+    POD_NOT_ON_NODE("pod-not-on-node", 403, "Pod not on this node", false, Listed.EVERY_READ,
+            "node mode: the token's pod is not on this node, or is gone (its UID is not the token's)"),
+    PEER_NOT_ALLOWED("peer-not-allowed", 403, "Peer not allowed", false, Listed.EVERY_READ,
+            "node mode: the connection does not come from the token's pod's own address (another pod's, the "
+                    + "node's, or a hostNetwork pod's)"),
     NOT_FOUND("not-found", 404, "Not found", false, Listed.EVERY_READ,
             "no such claim, request, driver, device or attribute"),
+    NOT_OWN_CLAIM("not-own-claim", 404, "Not the pod's own claim", false, Listed.EVERY_READ,
+            "node mode: the claim, template claim or extended resource is not the calling pod's own (whether it "
+                    + "exists or not)"),
     METHOD_NOT_ALLOWED("method-not-allowed", 405, "Method not allowed", false, Listed.NOWHERE,
             "the resource does not take this method (Allow names those it takes)"),
     NOT_ACCEPTABLE("not-acceptable", 406, "Not acceptable", false, Listed.NOWHERE,
@@ -58,6 +72,8 @@ enum ProblemType {
             "a file is cut short or not JSON, probably while a driver writes it"),
     UNREADABLE(FailureCode.UNREADABLE, 503, "Metadata file cannot be read",
             "a file cannot be opened or read (permissions, I/O error)"),
+    IDENTITY_UNAVAILABLE("identity-unavailable", 503, "Identity cannot be checked now", true, Listed.EVERY_READ,
+            "node mode: the API server cannot be asked who the caller is now"),
     TOO_MANY_LONG_POLLS("too-many-long-polls", 503, "Too many long polls", 5, true, Listed.EVERY_READ,
             "a long poll past dra.api.max-long-polls; the answer closes the connection"),
     TOO_MANY_REQUEST_BODIES("too-many-request-bodies", 503, "Too many request bodies", 1, true, Listed.VALIDATE,
@@ -151,6 +167,9 @@ enum ProblemType {
         if (retryAfterSeconds != null) {
             headers.put("Retry-After", String.valueOf(retryAfterSeconds));
         }
+        if (status == 401) {
+            headers.put("WWW-Authenticate", "Bearer");
+        }
         if (closesConnection) {
             headers.put("Connection", "close");
         }
@@ -174,6 +193,17 @@ enum ProblemType {
             }
         }
         throw new IllegalStateException("no problem type for " + failure);
+    }
+
+    /** The problem a refused caller is answered with. */
+    static ProblemType of(Refusal.Reason reason) {
+        return switch (reason) {
+            case MISSING_TOKEN -> MISSING_TOKEN;
+            case INVALID_TOKEN -> INVALID_TOKEN;
+            case POD_NOT_ON_NODE -> POD_NOT_ON_NODE;
+            case PEER_NOT_ALLOWED -> PEER_NOT_ALLOWED;
+            case UNAVAILABLE -> IDENTITY_UNAVAILABLE;
+        };
     }
 
     /** A problem body of this type. */

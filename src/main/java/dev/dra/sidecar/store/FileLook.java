@@ -36,7 +36,7 @@ final class FileLook {
     static final long SETTLE_MILLIS = 100;
 
     private final StoreConfig config;
-    private final TreeScanner scanner;
+    private final FileSource scanner;
     private final BoundedFileReader reader;
     private final RefreshObserver observer;
     private final HeldBudget budget;
@@ -50,7 +50,7 @@ final class FileLook {
     /** A cycle that reads at most this many files for the first time logs each; more get one summary line. */
     static final int LOGGED_ONE_BY_ONE = 10;
 
-    FileLook(StoreConfig config, TreeScanner scanner, RefreshObserver observer, HeldBudget budget) {
+    FileLook(StoreConfig config, FileSource scanner, RefreshObserver observer, HeldBudget budget) {
         this.config = config;
         this.budget = budget;
         this.scanner = scanner;

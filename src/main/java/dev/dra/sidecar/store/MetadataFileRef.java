@@ -7,8 +7,16 @@ import java.nio.file.Path;
  * Where one metadata file sits in the tree: {@code <root>/<kind dir>/<claim>/<request>/<driver>-metadata.json}.
  *
  * @param fileName {@code <driver>-metadata.json}, the merge order key
+ * @param path the file read
+ * @param shown the file's path as the container sees it (the same as {@code path} in the container's own tree)
  */
-record MetadataFileRef(ClaimKind kind, String claim, String request, String driver, String fileName, Path path) {
+record MetadataFileRef(ClaimKind kind, String claim, String request, String driver, String fileName, Path path,
+        String shown) {
 
     static final String SUFFIX = "-metadata.json";
+
+    /** A file of the container's own tree, where it is read at the path the container sees. */
+    MetadataFileRef(ClaimKind kind, String claim, String request, String driver, String fileName, Path path) {
+        this(kind, claim, request, driver, fileName, path, path.toString());
+    }
 }

@@ -1,6 +1,7 @@
 package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import dev.dra.sidecar.snapshot.NodeClaims;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.NoSuchFileException;
@@ -11,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import org.jboss.logging.Logger;
@@ -60,7 +62,8 @@ public final class MetadataStore implements AutoCloseable {
     /** Directory events come in bursts: a walk they ask for waits this long for the rest of the burst. */
     private static final long DIRECTORY_EVENT_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private final StoreConfig config;
-    private final TreeScanner scanner;
+    private final FileSource scanner;
+    private final SourcePresence presence = new SourcePresence();
     private final FileLook look;
     private final RefreshObserver observer;
     private final HeldBudget budget;
@@ -68,6 +71,7 @@ public final class MetadataStore implements AutoCloseable {
     private final Map<Path, TrackedFile> files = new LinkedHashMap<>();
 
     private volatile MetadataSnapshot snapshot;
+    private volatile NodeClaims nodeClaims = NodeClaims.NONE;
     private final ChangeWaiters waiters = new ChangeWaiters();
     private volatile Status status;
     private volatile boolean running;
@@ -79,11 +83,11 @@ public final class MetadataStore implements AutoCloseable {
     private long sequence;
     private long nextRescanNanos;
     private long nextPollNanos;
-    private Boolean rootSeen;
 
+    /** The store of the files {@link StoreConfig#mode()} finds: the container's own tree, or the node's CDI specs. */
     public MetadataStore(StoreConfig config, RefreshObserver observer) {
         this.config = config;
-        this.scanner = new TreeScanner(config.root());
+        this.scanner = FileSource.of(config);
         this.budget = new HeldBudget(config);
         this.look = new FileLook(config, scanner, observer, budget);
         this.observer = observer;
@@ -125,9 +129,19 @@ public final class MetadataStore implements AutoCloseable {
         }
     }
 
-    /** The snapshot being served now. Never blocks. */
+    /** The snapshot being served now (in node mode without claims: {@link #nodeClaims()} has them). Never blocks. */
     public MetadataSnapshot current() {
         return snapshot;
+    }
+
+    /** Node mode: every claim's files apart, at least as new as {@link #current()}; empty in sidecar mode. */
+    public NodeClaims nodeClaims() {
+        return nodeClaims;
+    }
+
+    /** Walks the source and looks at every file now; completes with the snapshot published by the end of it. */
+    public CompletableFuture<MetadataSnapshot> refreshNow() {
+        return requests.requestRefresh();
     }
 
     /**
@@ -247,6 +261,7 @@ public final class MetadataStore implements AutoCloseable {
     private void cycle(boolean first) {
         long started = System.nanoTime();
         boolean changed = first;
+        List<CompletableFuture<MetadataSnapshot>> refreshes = requests.takeRefreshes();
         takeEvents(started);
         if (requests.takeRescan() || started - nextRescanNanos >= 0) {
             changed |= rescan();
@@ -278,8 +293,9 @@ public final class MetadataStore implements AutoCloseable {
             budget.settle(files.values(), started);
             publish();
         }
+        refreshes.forEach(refresh -> refresh.complete(snapshot));
         long finished = System.nanoTime();
-        status = new Status(Boolean.TRUE.equals(rootSeen), watches != null ? WatchMode.INOTIFY : WatchMode.POLLING,
+        status = new Status(presence.exists(), watches != null ? WatchMode.INOTIFY : WatchMode.POLLING,
                 pollingReason, watches == null ? 0 : watches.count(), watcher == null ? 0 : watcher.count(), finished,
                 status.cycles() + 1);
         observer.cycleCompleted(finished - started);
@@ -322,10 +338,7 @@ public final class MetadataStore implements AutoCloseable {
         if (!scan.rootExists()) {
             requests.requestRescan(); // poll for the root at every cycle until it appears
         }
-        if (!Objects.equals(rootSeen, scan.rootExists())) {
-            scanner.logRoot(scan.rootExists());
-            rootSeen = scan.rootExists();
-        }
+        presence.seen(scanner, scan.rootExists());
         if (watcher != null && watcher.watchExactly(scan.directories())) {
             // The walk listed a new directory before its watch existed: whatever was created in between raised
             // no event, so walk once more (next cycle) rather than wait for the rescan interval.
@@ -388,7 +401,8 @@ public final class MetadataStore implements AutoCloseable {
         nextPollNanos = System.nanoTime();
     }
     private void publish() {
-        MetadataSnapshot published = SnapshotBuilder.build(++sequence, files.values());
+        MetadataSnapshot published = SnapshotBuilder.build(++sequence, scanner.claimsByContent() ? List.of() : files.values());
+        nodeClaims = scanner.claimsByContent() ? ClaimScopes.build(sequence, files.values()) : NodeClaims.NONE;
         snapshot = published;
         waiters.publish(published);
         observer.published(published);

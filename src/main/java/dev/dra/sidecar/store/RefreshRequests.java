@@ -1,6 +1,10 @@
 package dev.dra.sidecar.store;
 
+import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -22,6 +26,7 @@ final class RefreshRequests {
     private final AtomicBoolean poll = new AtomicBoolean();
     private final AtomicBoolean overflowed = new AtomicBoolean();
     private final ConcurrentLinkedQueue<FileEvent> events = new ConcurrentLinkedQueue<>();
+    private final List<CompletableFuture<MetadataSnapshot>> refreshes = new ArrayList<>();
 
     /**
      * What the directory watcher reports: a new or removed entry asks for a walk; a changed file asks for a poll
@@ -81,6 +86,30 @@ final class RefreshRequests {
             return true;
         }
         return false;
+    }
+
+    /** A walk and a poll of every file at the next cycle; completes once that cycle ended. Safe from any thread. */
+    CompletableFuture<MetadataSnapshot> requestRefresh() {
+        CompletableFuture<MetadataSnapshot> refreshed = new CompletableFuture<>();
+        synchronized (refreshes) {
+            refreshes.add(refreshed);
+            rescan.set(true);
+            poll.set(true);
+        }
+        wake.release();
+        return refreshed;
+    }
+
+    /** The refreshes the cycle starting now serves: it walks and polls (their flags are set), then completes them. */
+    List<CompletableFuture<MetadataSnapshot>> takeRefreshes() {
+        synchronized (refreshes) {
+            if (refreshes.isEmpty()) {
+                return List.of();
+            }
+            List<CompletableFuture<MetadataSnapshot>> taken = List.copyOf(refreshes);
+            refreshes.clear();
+            return taken;
+        }
     }
 
     boolean takeRescan() {

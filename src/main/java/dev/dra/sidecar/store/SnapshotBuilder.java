@@ -67,7 +67,6 @@ final class SnapshotBuilder {
 
     private static ClaimSet claimSet(SortedMap<String, SortedMap<String, List<TrackedFile>>> claims) {
         SortedMap<String, ClaimEntry> entries = new TreeMap<>();
-        List<ClaimIndex.Entry> index = new ArrayList<>();
         claims.forEach((claim, requests) -> {
             SortedMap<String, RequestEntry> requestEntries = new TreeMap<>();
             List<RequestEntry> built = new ArrayList<>();
@@ -78,11 +77,16 @@ final class SnapshotBuilder {
             });
             entries.put(claim, new ClaimEntry(claim, Collections.unmodifiableSortedMap(requestEntries),
                     claimView(claim, built)));
-            index.add(new ClaimIndex.Entry(claim, List.copyOf(requestEntries.keySet())));
         });
+        return indexed(Collections.unmodifiableSortedMap(entries));
+    }
+
+    /** The claims of one kind with their list, {@code {"claims":[{"name":...,"requests":[...]}]}}, encoded when asked. */
+    static ClaimSet indexed(SortedMap<String, ClaimEntry> entries) {
+        List<ClaimIndex.Entry> index = new ArrayList<>(entries.size());
+        entries.forEach((claim, entry) -> index.add(new ClaimIndex.Entry(claim, List.copyOf(entry.requests().keySet()))));
         List<ClaimIndex.Entry> indexEntries = List.copyOf(index);
-        return new ClaimSet(Collections.unmodifiableSortedMap(entries),
-                onDemand(() -> new ClaimIndex(indexEntries), null, null));
+        return new ClaimSet(entries, onDemand(() -> new ClaimIndex(indexEntries), null, null));
     }
 
     private static RequestEntry request(String name, List<TrackedFile> files) {
@@ -93,7 +97,7 @@ final class SnapshotBuilder {
         List<String> staleReasons = new ArrayList<>();
         Served.Unavailable firstFailure = null;
         for (TrackedFile file : files) {
-            String path = file.ref.path().toString();
+            String path = file.ref.shown();
             if (file.served() instanceof TrackedFile.Failed failed) {
                 Served.Unavailable failure = new Served.Unavailable(failed.code(), failed.reason());
                 drivers.put(file.ref.driver(), new DriverEntry(file.ref.driver(), path, file.state(), failure, null));

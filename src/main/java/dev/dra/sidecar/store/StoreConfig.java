@@ -12,7 +12,29 @@ import java.util.Optional;
 @ConfigMapping(prefix = "dra.metadata")
 public interface StoreConfig {
 
-    /** The directory the kubelet mounts the files under; the upstream constant {@code ContainerDir}. */
+    /** How the service runs, chosen once at start. */
+    enum Mode {
+        /** In the pod, beside the app: serves the files of its own container's tree ({@link #root()}). */
+        SIDECAR,
+        /**
+         * One agent per node: serves each pod of the node its own claims, from the files the node's CDI specs name
+         * ({@link #cdiDir()}).
+         */
+        NODE
+    }
+
+    /** {@code sidecar} or {@code node}. */
+    @WithDefault("sidecar")
+    Mode mode();
+
+    /** Node mode: the directory of the CDI specs the drivers write, as the container runtime reads them. */
+    @WithDefault("/var/run/cdi")
+    Path cdiDir();
+
+    /**
+     * The directory the kubelet mounts the files under; the upstream constant {@code ContainerDir}. In node mode,
+     * where the files appear in the containers: only CDI mounts into this tree count.
+     */
     @WithDefault("/var/run/kubernetes.io/dra-device-attributes")
     Path root();
 

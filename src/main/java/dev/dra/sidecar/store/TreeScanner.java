@@ -9,7 +9,6 @@ import java.nio.file.Path;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.List;
-import org.jboss.logging.Logger;
 
 /**
  * Finds the metadata files of both layouts, only at the depths the layout allows:
@@ -17,7 +16,7 @@ import org.jboss.logging.Logger;
  * {@code resourceclaimtemplates}. Other files and deeper paths are ignored; a symbolic link is followed only
  * when it resolves inside the root. Nothing is ever written.
  */
-final class TreeScanner {
+final class TreeScanner implements FileSource {
 
     /**
      * @param files every metadata file found
@@ -32,22 +31,19 @@ final class TreeScanner {
         this.root = root.toAbsolutePath().normalize();
     }
 
-    /** Says in the log that the root was found, or that it is missing and why that probably is. */
-    void logRoot(boolean exists) {
-        Logger log = Logger.getLogger(MetadataStore.class);
-        if (exists) {
-            log.infof("Metadata root %s found", root);
-        } else {
-            log.warnf("Metadata root %s does not exist: no claim is visible to this container. List every "
-                    + "claim in the sidecar container's own resources.claims; kubelet mounts only those.", root);
-        }
-    }
-
-    Path root() {
+    @Override
+    public Path root() {
         return root;
     }
 
-    Scan scan() {
+    @Override
+    public String missingRootWarning() {
+        return "Metadata root " + root + " does not exist: no claim is visible to this container. List every claim "
+                + "in the sidecar container's own resources.claims; kubelet mounts only those.";
+    }
+
+    @Override
+    public Scan scan() {
         List<MetadataFileRef> files = new ArrayList<>();
         List<Path> directories = new ArrayList<>();
         if (!Files.isDirectory(root)) {
@@ -97,7 +93,8 @@ final class TreeScanner {
      *
      * @throws java.nio.file.NoSuchFileException when the path no longer leads anywhere
      */
-    Path resolveInside(Path path) throws IOException {
+    @Override
+    public Path resolveInside(Path path) throws IOException {
         Path real = path.toRealPath();
         return real.startsWith(root.toRealPath()) ? real : null;
     }

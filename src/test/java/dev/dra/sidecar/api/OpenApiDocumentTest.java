@@ -94,6 +94,8 @@ class OpenApiDocumentTest {
                         "getTemplateClaimAttribute"),
                 entry("get /template-claims/{claim}/{request}/attributes/{attribute}", "getTemplateClaimRequestAttribute"),
                 entry("get /template-claims/{claim}/{request}/env", "getTemplateClaimEnv"),
+                entry("get /extended-resources", "listExtendedResources"),
+                entry("get /extended-resources/{container}/{resource}", "getExtendedResource"),
                 entry("post /validate", "validateStream"))), ids);
     }
 

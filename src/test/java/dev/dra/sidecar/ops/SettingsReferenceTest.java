@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.api.ApiConfig;
+import dev.dra.sidecar.identity.NodeConfig;
 import dev.dra.sidecar.store.StoreConfig;
 import io.smallrye.config.ConfigMappingInterface;
 import io.smallrye.config.ConfigMappings;
@@ -29,7 +30,8 @@ class SettingsReferenceTest {
     @Test
     void everySettingIsDocumentedWithTheDefaultTheCodeHas() throws IOException {
         Map<String, String> code = new TreeMap<>();
-        for (Class<?> mapping : List.of(StoreConfig.class, ApiConfig.class, MetricsConfig.class)) {
+        for (Class<?> mapping : List.of(StoreConfig.class, ApiConfig.class, MetricsConfig.class,
+                NodeConfig.class)) {
             ConfigMappings.getProperties(ConfigMappings.ConfigClass.configClass(mapping))
                     .forEach((name, property) -> {
                         if (!name.endsWith("[*]")) { // a list's elements, named one by one: the list is the setting

@@ -1,0 +1,152 @@
+package dev.dra.sidecar.identity;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.UncheckedIOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.security.GeneralSecurityException;
+import java.security.KeyStore;
+import java.security.cert.Certificate;
+import java.security.cert.CertificateFactory;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import java.util.stream.Stream;
+import javax.net.ssl.SSLContext;
+import javax.net.ssl.TrustManagerFactory;
+
+/**
+ * The few calls the agent makes to the API server, with the JDK's HttpClient and Jackson: GET and POST of JSON, and
+ * a watch read line by line. Authenticates with the agent's own service account token, read again for every call (it
+ * rotates), and trusts only the configured CA.
+ */
+final class KubeApi {
+
+    /** A call the API server answered with a status other than 2xx. */
+    static final class Failed extends RuntimeException {
+        final int status;
+
+        Failed(int status, String message) {
+            super(message);
+            this.status = status;
+        }
+    }
+
+    static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+
+    private final URI server;
+    private final Path tokenFile;
+    private final HttpClient client;
+
+    KubeApi(URI server, Path tokenFile, Path caFile) {
+        this.server = server;
+        this.tokenFile = tokenFile;
+        this.client = HttpClient.newBuilder().sslContext(trusting(caFile)).connectTimeout(CALL_TIMEOUT)
+                .version(HttpClient.Version.HTTP_1_1).build();
+    }
+
+    /** The configured API server, else the in-cluster one from {@code KUBERNETES_SERVICE_HOST} and {@code _PORT}. */
+    static KubeApi of(NodeConfig config) {
+        URI server = config.apiServer().orElseGet(() -> {
+            String host = System.getenv("KUBERNETES_SERVICE_HOST");
+            String port = System.getenv("KUBERNETES_SERVICE_PORT");
+            if (host == null || port == null) {
+                throw new IllegalStateException("node mode needs the API server: set dra.metadata.node.api-server, "
+                        + "or run in a pod (KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT)");
+            }
+            return URI.create("https://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port);
+        });
+        return new KubeApi(server, config.tokenFile(), config.caFile());
+    }
+
+    CompletableFuture<JsonNode> get(String pathAndQuery) {
+        return send(request(pathAndQuery).GET().build());
+    }
+
+    CompletableFuture<JsonNode> post(String path, Object body) {
+        byte[] json;
+        try {
+            json = JSON.writeValueAsBytes(body);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return send(request(path).header("Content-Type", "application/json")
+                .POST(HttpRequest.BodyPublishers.ofByteArray(json)).build());
+    }
+
+    /**
+     * Reads a watch until the API server ends it, handing each event to {@code events} on the calling thread.
+     *
+     * @throws Failed when the API server refuses the watch
+     */
+    void watch(String pathAndQuery, Consumer<JsonNode> events) throws IOException, InterruptedException {
+        HttpRequest request = request(pathAndQuery).GET().build();
+        HttpResponse<Stream<String>> response = client.send(request, HttpResponse.BodyHandlers.ofLines());
+        try (Stream<String> lines = response.body()) {
+            if (response.statusCode() / 100 != 2) {
+                throw new Failed(response.statusCode(), "watch " + pathAndQuery + ": HTTP " + response.statusCode());
+            }
+            lines.filter(line -> !line.isBlank()).forEach(line -> {
+                try {
+                    events.accept(JSON.readTree(line));
+                } catch (IOException e) {
+                    throw new UncheckedIOException(e);
+                }
+            });
+        }
+    }
+
+    private HttpRequest.Builder request(String pathAndQuery) {
+        String token;
+        try {
+            token = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException("cannot read the agent's token " + tokenFile, e);
+        }
+        return HttpRequest.newBuilder(server.resolve(pathAndQuery)).header("Authorization", "Bearer " + token)
+                .header("Accept", "application/json");
+    }
+
+    private CompletableFuture<JsonNode> send(HttpRequest request) {
+        HttpRequest timed = HttpRequest.newBuilder(request, (name, value) -> true).timeout(CALL_TIMEOUT).build();
+        return client.sendAsync(timed, HttpResponse.BodyHandlers.ofInputStream()).thenApply(response -> {
+            try (InputStream body = response.body()) {
+                byte[] bytes = body.readNBytes(8 << 20);
+                if (response.statusCode() / 100 != 2) {
+                    throw new Failed(response.statusCode(), request.method() + " " + request.uri().getRawPath()
+                            + ": HTTP " + response.statusCode());
+                }
+                return JSON.readTree(bytes);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        });
+    }
+
+    private static SSLContext trusting(Path caFile) {
+        try (InputStream in = Files.newInputStream(caFile)) {
+            KeyStore trusted = KeyStore.getInstance(KeyStore.getDefaultType());
+            trusted.load(null, null);
+            int i = 0;
+            for (Certificate certificate : CertificateFactory.getInstance("X.509").generateCertificates(in)) {
+                trusted.setCertificateEntry("ca-" + i++, certificate);
+            }
+            TrustManagerFactory trust = TrustManagerFactory.getInstance(TrustManagerFactory.getDefaultAlgorithm());
+            trust.init(trusted);
+            SSLContext context = SSLContext.getInstance("TLS");
+            context.init(null, trust.getTrustManagers(), null);
+            return context;
+        } catch (IOException | GeneralSecurityException e) {
+            throw new IllegalStateException("cannot use the API server's CA " + caFile + ": " + e.getMessage(), e);
+        }
+    }
+}

@@ -1,0 +1,50 @@
+package dev.dra.sidecar.identity;
+
+import io.smallrye.config.ConfigMapping;
+import io.smallrye.config.WithDefault;
+import java.net.URI;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Optional;
+
+/** Settings of node mode, under {@code dra.metadata.node} (env {@code DRA_METADATA_NODE_*}). */
+@ConfigMapping(prefix = "dra.metadata.node")
+public interface NodeConfig {
+
+    /**
+     * The node whose pods are served; without it, the env {@code NODE_NAME} (the downward API's
+     * {@code spec.nodeName}).
+     */
+    Optional<String> name();
+
+    /** {@link #name()}, else {@code NODE_NAME}; empty when neither is set. */
+    default String nodeName() {
+        return name().or(() -> Optional.ofNullable(System.getenv("NODE_NAME"))).orElse("").strip();
+    }
+
+    /** The audience a pod's projected service account token must have. */
+    @WithDefault("dra-metadata-sidecar")
+    String audience();
+
+    /**
+     * The API server; without it, the in-cluster one:
+     * {@code https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT}.
+     */
+    Optional<URI> apiServer();
+
+    /** The agent's own service account token, read again for every call to the API server (it rotates). */
+    @WithDefault("/var/run/secrets/kubernetes.io/serviceaccount/token")
+    Path tokenFile();
+
+    /** The CA that signed the API server's certificate. */
+    @WithDefault("/var/run/secrets/kubernetes.io/serviceaccount/ca.crt")
+    Path caFile();
+
+    /** How long a TokenReview's verdict is reused; never past the token's own expiry. */
+    @WithDefault("10s")
+    Duration tokenCacheTtl();
+
+    /** At most this many verdicts are kept, keyed by the token's SHA-256. */
+    @WithDefault("1024")
+    int tokenCacheSize();
+}

@@ -1,0 +1,171 @@
+package dev.dra.sidecar.identity;
+
+import dev.dra.sidecar.snapshot.NodeClaims;
+import dev.dra.sidecar.store.MetadataStore;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Node mode: turns a request's token and peer address into the calling pod's {@link PodView}, or a {@link Refusal}.
+ * The token is reviewed ({@link TokenReviews}); its pod must be on this node with the UID the token is bound to
+ * ({@link NodePods}), must not share the node's network ({@code hostNetwork}), and the connection must come from
+ * that pod's own address. A pod the agent has not heard of, or whose claims it does not know all of yet, is looked up
+ * again then (its pod object from the API server, the CDI specs from disk), at most once a second per pod, so that
+ * its first request is answered rather than refused.
+ */
+public final class PodCallers implements AutoCloseable {
+
+    private static final long FRESH_SPACING_NANOS = TimeUnit.SECONDS.toNanos(1);
+    private static final String BEARER = "bearer ";
+
+    private final MetadataStore store;
+    private final TokenReviews reviews;
+    private final NodePods pods;
+    private final Map<String, PodView> views = new ConcurrentHashMap<>();
+    private final Map<String, Long> lookedUp = new ConcurrentHashMap<>();
+
+    public PodCallers(NodeConfig config, MetadataStore store) {
+        if (config.nodeName().isEmpty()) {
+            throw new IllegalStateException("node mode needs the node's name: set NODE_NAME (downward API "
+                    + "spec.nodeName) or dra.metadata.node.name");
+        }
+        KubeApi api = KubeApi.of(config);
+        this.store = store;
+        this.reviews = new TokenReviews(api, config);
+        this.pods = new NodePods(api, config.nodeName());
+    }
+
+    /**
+     * The calling pod's view.
+     *
+     * @param authorization the request's {@code Authorization} header, or {@code null}
+     * @param peer the address the connection comes from
+     */
+    public CompletableFuture<PodView> caller(String authorization, String peer) {
+        String trimmed = authorization == null ? "" : authorization.strip();
+        if (trimmed.length() <= BEARER.length() || !trimmed.regionMatches(true, 0, BEARER, 0, BEARER.length())) {
+            return CompletableFuture.failedFuture(new Refusal(Refusal.Reason.MISSING_TOKEN,
+                    "no Authorization: Bearer token; send the pod's projected service account token"));
+        }
+        String token = trimmed.substring(BEARER.length()).strip();
+        return reviews.review(token).thenCompose(bound -> {
+            if (!bound.nodeName().isEmpty() && !bound.nodeName().equals(pods.node())) {
+                throw notOnNode(bound, "it runs on node " + bound.nodeName());
+            }
+            return pod(bound, false).thenCompose(pod -> {
+                boolean stale = !pod.unmapped().isEmpty() || !hasAddress(pod, peer);
+                return stale && spaced(pod.uid()) ? pod(bound, true) : CompletableFuture.completedFuture(pod);
+            });
+        }).thenCompose(pod -> {
+            if (pod.hostNetwork()) {
+                throw new Refusal(Refusal.Reason.PEER_NOT_ALLOWED, "pod " + pod.namespace() + "/" + pod.name()
+                        + " uses the node's network (hostNetwork): it cannot be told apart from the node");
+            }
+            if (!hasAddress(pod, peer)) {
+                throw new Refusal(Refusal.Reason.PEER_NOT_ALLOWED, "the connection does not come from the address "
+                        + "of pod " + pod.namespace() + "/" + pod.name());
+            }
+            PodView view = view(pod);
+            if (view.complete() || !spaced("files/" + pod.uid())) {
+                return CompletableFuture.completedFuture(view);
+            }
+            return store.refreshNow().thenApply(refreshed -> view(pod));
+        });
+    }
+
+    /** {@code view} made again from the claims published since, or itself when none were. */
+    public PodView current(PodView view) {
+        return view.claims() == store.nodeClaims() ? view : view(view.pod());
+    }
+
+    /** Pods known now, for metrics and tests. */
+    public int pods() {
+        return pods.size();
+    }
+
+    /** Completes once the first list of the node's pods arrived. */
+    public CompletableFuture<Void> ready() {
+        return pods.listed();
+    }
+
+    @Override
+    public void close() {
+        pods.close();
+    }
+
+    private CompletableFuture<PodInfo> pod(TokenReviews.BoundPod bound, boolean fresh) {
+        return pods.pod(bound.namespace(), bound.name(), bound.uid(), fresh).handle((pod, failure) -> {
+            if (failure != null) {
+                throw new Refusal(Refusal.Reason.UNAVAILABLE, "the pod cannot be looked up now: "
+                        + TokenReviews.unwrap(failure).getMessage());
+            }
+            if (pod == null || !pod.uid().equals(bound.uid())) {
+                throw notOnNode(bound, "it is gone");
+            }
+            if (!pods.node().equals(pod.nodeName())) {
+                throw notOnNode(bound, pod.nodeName().isEmpty() ? "it is not scheduled yet"
+                        : "it runs on node " + pod.nodeName());
+            }
+            return pod;
+        });
+    }
+
+    private Refusal notOnNode(TokenReviews.BoundPod bound, String why) {
+        return new Refusal(Refusal.Reason.POD_NOT_ON_NODE, "the token's pod " + bound.namespace() + "/" + bound.name()
+                + " is not a pod of node " + pods.node() + ": " + why);
+    }
+
+    private PodView view(PodInfo pod) {
+        NodeClaims claims = store.nodeClaims();
+        PodView known = views.get(pod.uid());
+        if (known != null && known.pod() == pod && known.claims() == claims) {
+            return known;
+        }
+        PodView view = new PodView(pod, claims);
+        if (views.size() > 4 * Math.max(pods.size(), 110)) {
+            views.clear(); // pods gone since: their views are made again if they ask
+        }
+        views.put(pod.uid(), view);
+        return view;
+    }
+
+    /** True, and noted, when {@code key} was not looked up again within the last second. */
+    private boolean spaced(String key) {
+        long now = System.nanoTime();
+        Long last = lookedUp.get(key);
+        if (last != null && now - last < FRESH_SPACING_NANOS) {
+            return false;
+        }
+        if (lookedUp.size() > 8 * Math.max(pods.size(), 110)) {
+            lookedUp.clear();
+        }
+        lookedUp.put(key, now);
+        return true;
+    }
+
+    private static boolean hasAddress(PodInfo pod, String peer) {
+        InetAddress from = literal(peer);
+        for (String address : pod.addresses()) {
+            if (from != null && from.equals(literal(address))) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    /** An IP address literal as an address (never a DNS lookup), or {@code null} when it is none. */
+    private static InetAddress literal(String address) {
+        if (address == null || address.isEmpty() || !address.matches("[0-9a-fA-F.:\\[\\]%]+")) {
+            return null;
+        }
+        try {
+            return InetAddress.getByName(address);
+        } catch (UnknownHostException e) {
+            return null;
+        }
+    }
+}

@@ -1,0 +1,84 @@
+package dev.dra.sidecar.store;
+
+import dev.dra.sidecar.model.DeviceMetadata;
+import dev.dra.sidecar.model.ObjectMeta;
+import dev.dra.sidecar.snapshot.ClaimEntry;
+import dev.dra.sidecar.snapshot.ClaimKind;
+import dev.dra.sidecar.snapshot.ClaimSet;
+import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import dev.dra.sidecar.snapshot.NodeClaims;
+import dev.dra.sidecar.snapshot.Served;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.Collections;
+import java.util.EnumMap;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.SortedMap;
+import java.util.TreeMap;
+
+/**
+ * Node mode: sorts the tracked files by the claim their decoded metadata names, and builds each claim's snapshot
+ * with {@link SnapshotBuilder} as the sidecar builds its own. A file belongs to a claim only when its content agrees
+ * with the path it has in the container: under {@code resourceclaims/<claim>/} its {@code metadata.name} is
+ * {@code <claim>}, under {@code resourceclaimtemplates/<podClaimName>/} its {@code podClaimName} (when it has one)
+ * is {@code <podClaimName>}, and it names a namespace. Any other file, and one that never decoded, belongs to no
+ * claim and is served to no pod.
+ */
+public final class ClaimScopes {
+
+    private ClaimScopes() {}
+
+    static NodeClaims build(long sequence, Collection<TrackedFile> files) {
+        Map<NodeClaims.Scope, List<TrackedFile>> byScope = new HashMap<>();
+        for (TrackedFile file : files) {
+            NodeClaims.Scope scope = scope(file);
+            if (scope != null) {
+                byScope.computeIfAbsent(scope, s -> new ArrayList<>()).add(file);
+            }
+        }
+        Map<NodeClaims.Scope, MetadataSnapshot> scopes = new HashMap<>();
+        byScope.forEach((scope, scoped) -> scopes.put(scope, SnapshotBuilder.build(sequence, scoped)));
+        return new NodeClaims(sequence, Collections.unmodifiableMap(scopes));
+    }
+
+    private static NodeClaims.Scope scope(TrackedFile file) {
+        if (!(file.served() instanceof TrackedFile.Serving serving)) {
+            return null;
+        }
+        DeviceMetadata object = serving.good().object();
+        ObjectMeta meta = object.metadata();
+        if (meta == null || isEmpty(meta.namespace()) || isEmpty(meta.name())) {
+            return null;
+        }
+        MetadataFileRef ref = file.ref;
+        boolean agrees = ref.kind() == ClaimKind.CLAIM ? ref.claim().equals(meta.name())
+                : object.podClaimName() == null || ref.claim().equals(object.podClaimName());
+        return agrees ? new NodeClaims.Scope(ref.kind(), meta.namespace(), meta.name()) : null;
+    }
+
+    /** {@code body} encoded as every body of the API is, with its ETag. */
+    public static Served.Available encode(Object body) {
+        return SnapshotBuilder.available(body, null, null);
+    }
+
+    private static boolean isEmpty(String value) {
+        return value == null || value.isEmpty();
+    }
+
+    /**
+     * A snapshot of the given claims only, each under the name a pod's containers see it by: the pod's view. Claim
+     * entries are served as they are; only the two claim lists are encoded here.
+     *
+     * @param claims per kind, the pod's claims by the name its containers see them by
+     */
+    public static MetadataSnapshot view(long sequence, Map<ClaimKind, SortedMap<String, ClaimEntry>> claims) {
+        Map<ClaimKind, ClaimSet> sets = new EnumMap<>(ClaimKind.class);
+        for (ClaimKind kind : ClaimKind.values()) {
+            SortedMap<String, ClaimEntry> entries = new TreeMap<>(claims.getOrDefault(kind, Collections.emptySortedMap()));
+            sets.put(kind, SnapshotBuilder.indexed(Collections.unmodifiableSortedMap(entries)));
+        }
+        return new MetadataSnapshot(sequence, Collections.unmodifiableMap(sets));
+    }
+}
