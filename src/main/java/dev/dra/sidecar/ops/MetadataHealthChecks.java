@@ -1,6 +1,7 @@
 package dev.dra.sidecar.ops;
 
 import dev.dra.sidecar.store.MetadataStore;
+import dev.dra.sidecar.store.StoreStatus;
 import dev.dra.sidecar.store.StoreConfig;
 import jakarta.inject.Singleton;
 import jakarta.enterprise.inject.Produces;
@@ -58,7 +59,7 @@ public class MetadataHealthChecks {
     @Liveness
     HealthCheck refreshLoop() {
         return () -> {
-            MetadataStore.Status status = store.status();
+            StoreStatus status = store.status();
             Duration since = Duration.ofNanos(System.nanoTime() - status.lastCycleNanos());
             boolean up = since.compareTo(livenessWindow) <= 0;
             HealthCheckResponseBuilder response = HealthCheckResponse.named(REFRESH).status(up)

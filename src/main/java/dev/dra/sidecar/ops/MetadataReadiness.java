@@ -9,6 +9,7 @@ import dev.dra.sidecar.snapshot.RequestEntry;
 import dev.dra.sidecar.snapshot.Served;
 import dev.dra.sidecar.store.HeldBudget;
 import dev.dra.sidecar.store.MetadataStore;
+import dev.dra.sidecar.store.StoreStatus;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -38,7 +39,7 @@ final class MetadataReadiness {
 
     private MetadataReadiness() {}
 
-    static Result evaluate(MetadataStore.Status status, HeldBudget.View held, Path root, MetadataSnapshot snapshot,
+    static Result evaluate(StoreStatus status, HeldBudget.View held, Path root, MetadataSnapshot snapshot,
             List<ExpectedClaim> expected) {
         Map<String, String> data = new LinkedHashMap<>();
         boolean up = status.cycles() > 0;
@@ -95,7 +96,7 @@ final class MetadataReadiness {
     }
 
     /** "ok..." when present and decoding, else why not, in words that point at the fix. */
-    private static String state(ExpectedClaim expected, MetadataStore.Status status, Path root,
+    private static String state(ExpectedClaim expected, StoreStatus status, Path root,
             MetadataSnapshot snapshot) {
         if (!status.rootExists()) {
             return "missing: metadata root " + root + " does not exist: " + RESOURCES_CLAIMS_HINT;

@@ -37,18 +37,6 @@ import org.jboss.logging.Logger;
  */
 public final class MetadataStore implements AutoCloseable {
 
-    /**
-     * @param rootExists whether the metadata root was there at the last walk
-     * @param watchMode how changes to known files are noticed now
-     * @param pollingReason why {@link WatchMode#POLLING}, {@code null} with {@link WatchMode#INOTIFY}
-     * @param fileWatches inotify watches on files in use
-     * @param directoryWatches inotify watches on directories in use
-     * @param lastCycleNanos {@link System#nanoTime()} when the last refresh cycle completed
-     * @param cycles refresh cycles completed
-     */
-    public record Status(boolean rootExists, WatchMode watchMode, String pollingReason, int fileWatches,
-            int directoryWatches, long lastCycleNanos, long cycles) {}
-
     private static final Logger LOG = Logger.getLogger(MetadataStore.class);
     /**
      * A fingerprint poll or walk of a tree so large that it costs more CPU than {@code interval / factor} is
@@ -73,7 +61,7 @@ public final class MetadataStore implements AutoCloseable {
     private volatile MetadataSnapshot snapshot;
     private volatile NodeClaims nodeClaims = NodeClaims.NONE;
     private final ChangeWaiters waiters = new ChangeWaiters();
-    private volatile Status status;
+    private volatile StoreStatus status;
     private volatile boolean running;
     private DirectoryWatcher watcher;
     /** Set and cleared by the refresh thread; read by the directory watcher's thread. */
@@ -92,7 +80,7 @@ public final class MetadataStore implements AutoCloseable {
         this.look = new FileLook(config, scanner, observer, budget);
         this.observer = observer;
         this.snapshot = SnapshotBuilder.build(0, List.of());
-        this.status = new Status(false, WatchMode.POLLING, "not started", 0, 0, System.nanoTime(), 0);
+        this.status = new StoreStatus(false, WatchMode.POLLING, "not started", 0, 0, System.nanoTime(), 0);
     }
 
     /**
@@ -174,7 +162,7 @@ public final class MetadataStore implements AutoCloseable {
         return waiters.size();
     }
 
-    public Status status() {
+    public StoreStatus status() {
         return status;
     }
 
@@ -295,7 +283,7 @@ public final class MetadataStore implements AutoCloseable {
         }
         refreshes.forEach(refresh -> refresh.complete(snapshot));
         long finished = System.nanoTime();
-        status = new Status(presence.exists(), watches != null ? WatchMode.INOTIFY : WatchMode.POLLING,
+        status = new StoreStatus(presence.exists(), watches != null ? WatchMode.INOTIFY : WatchMode.POLLING,
                 pollingReason, watches == null ? 0 : watches.count(), watcher == null ? 0 : watcher.count(), finished,
                 status.cycles() + 1);
         observer.cycleCompleted(finished - started);

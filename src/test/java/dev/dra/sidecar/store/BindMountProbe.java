@@ -66,7 +66,7 @@ public final class BindMountProbe {
             while (store.status().pollingReason() != null && store.status().pollingReason().startsWith("starting")) {
                 Thread.sleep(5);
             }
-            MetadataStore.Status status = store.status();
+            StoreStatus status = store.status();
             out.println("mode " + status.watchMode().label()
                     + (status.pollingReason() == null ? "" : ": " + status.pollingReason()));
             out.flush();
