@@ -84,6 +84,36 @@ class GoYamlFlowRulesTest {
         assertEquals("test.json: decode metadata object: " + ARRAY.replace("array", type), e.getMessage());
     }
 
+    /**
+     * A rule met near the end of the reader's first 512-byte chunk, a byte that is no UTF-8 in the second: Go
+     * gives the reader's error once the scanner had asked for a character of the second chunk (4 characters at
+     * the {@code :} and at a string's run, the 4 hex digits of an escape, the next 2 after each character).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "[\"X498\",{\"a\"~:\"Y\"}] | line 1: " + NO_KEY,
+        "[\"X499\",{\"a\"~:\"Y\"}] | line 1: " + NO_KEY,
+        "[\"X500\",{\"a\"~:\"Y\"}] | invalid leading UTF-8 octet",
+        "[\"X504\",{\"a\"~:\"Y\"}] | invalid leading UTF-8 octet",
+        "[\"X508@/Y\"]                 | found unknown escape character",
+        "[\"X509@/Y\"]                 | invalid leading UTF-8 octet",
+        "[\"X505 @/Y\"]                | found unknown escape character",
+        "[\"X506 @/Y\"]                | invalid leading UTF-8 octet",
+        "[\"X504@ud800Y\"]             | found invalid Unicode character escape code",
+        "[\"X505@ud800Y\"]             | invalid leading UTF-8 octet",
+        "[\"X500L--- Y\"]              | line 2: found unexpected document indicator",
+        "[\"X504L--- Y\"]              | invalid leading UTF-8 octet",
+    })
+    void whichOfTheReaderAndTheScannerComesFirst(String value, String goError) {
+        String text = expand(value.replaceAll("X(\\d+)", "K$1").replace("Y", "yyyyyyyyyyyyyyyyyyyy#"));
+        byte[] bytes = TestStreams.utf8(text);
+        for (int i = 0; i < bytes.length; i++) {
+            bytes[i] = bytes[i] == '#' ? (byte) 0xff : bytes[i];
+        }
+        MetadataDecodeException e = TestStreams.failure(bytes);
+        assertEquals("test.json: decode metadata object: yaml: " + goError, e.getMessage());
+    }
+
     /** The sources' shorthand made into the bytes Go was given. */
     static String expand(String s) {
         StringBuilder out = new StringBuilder();
