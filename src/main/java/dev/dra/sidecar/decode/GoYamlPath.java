@@ -9,8 +9,8 @@ package dev.dra.sidecar.decode;
  * <li>its reader decodes the bytes as UTF-8 and refuses malformed sequences, surrogates and characters outside
  *     its printable set (C0 and C1 controls but tab, line feed, carriage return and NEL; DEL; U+FFFE, U+FFFF)
  *     in {@value #READER_CHUNK}-byte chunks ahead of the scanner;
- * <li>its scanner knows no {@code \/} escape and refuses a {@code &#92;u} escape of a surrogate, even one of a
- *     pair; it names the line ({@code line 2: }) past the first;
+ * <li>its scanner and parser refuse some escapes, breaks and long keys ({@link GoYamlScanner} lists the rules),
+ *     once the reader has decoded as far as they looked;
  * <li>a number beyond float64 ({@code 1e400}) resolves as a string.
  * </ul>
  */
@@ -28,11 +28,9 @@ final class GoYamlPath {
      */
     static String error(byte[] b, int start, int end) {
         int[] reader = readerError(b, start, end);
-        int[] scanner = scannerError(b, start, reader == null ? end : reader[0]);
-        if (scanner != null && (reader == null || chunk(reader[0], start) > chunk(scanner[0], start))) {
-            String where = scanner[1] > 0 ? "line " + (scanner[1] + 1) + ": " : "";
-            return "yaml: " + where + (scanner[2] == 0 ? "found unknown escape character"
-                    : "found invalid Unicode character escape code");
+        GoYamlScanner.Problem scanner = GoYamlScanner.firstProblem(b, start, reader == null ? end : reader[0], end);
+        if (scanner != null && (reader == null || chunk(reader[0], start) > chunk(scanner.decodedTo() - 1, start))) {
+            return "yaml: " + scanner.message();
         }
         return reader == null ? null : "yaml: " + READER_PROBLEMS[reader[1]];
     }
@@ -88,40 +86,5 @@ final class GoYamlPath {
     private static boolean isPrintable(int c) {
         return c == 0x09 || c == 0x0A || c == 0x0D || (c >= 0x20 && c <= 0x7E) || c == 0x85
                 || (c >= 0xA0 && c <= 0xD7FF) || (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF);
-    }
-
-    /**
-     * go-yaml's scanner over well-formed text: {offset, line breaks before it, 0 for an unknown escape or 1 for a
-     * surrogate escape} of its first error, or null. Breaks are LF, CR, CRLF, NEL, LS and PS.
-     */
-    private static int[] scannerError(byte[] b, int start, int end) {
-        int lines = 0;
-        boolean inString = false;
-        for (int i = start; i < end; i++) {
-            int c = b[i] & 0xFF;
-            if (c == '\n' || (c == '\r' && (i + 1 >= end || b[i + 1] != '\n'))) {
-                lines++;
-            } else if (c == 0xC2 && i + 1 < end && (b[i + 1] & 0xFF) == 0x85) {
-                lines++;
-            } else if (c == 0xE2 && i + 2 < end && (b[i + 1] & 0xFF) == 0x80
-                    && ((b[i + 2] & 0xFF) == 0xA8 || (b[i + 2] & 0xFF) == 0xA9)) {
-                lines++;
-            } else if (c == '"') {
-                inString = !inString;
-            } else if (c == '\\' && inString && i + 1 < end) {
-                int e = b[++i];
-                if (e == '/') {
-                    return new int[] {i - 1, lines, 0};
-                }
-                if (e == 'u' && i + 4 < end) {
-                    int unit = Integer.parseInt(new String(b, i + 1, 4, java.nio.charset.StandardCharsets.US_ASCII), 16);
-                    if (unit >= 0xD800 && unit <= 0xDFFF) {
-                        return new int[] {i - 1, lines, 1};
-                    }
-                    i += 4;
-                }
-            }
-        }
-        return null;
     }
 }

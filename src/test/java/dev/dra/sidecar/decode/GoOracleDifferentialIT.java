@@ -182,11 +182,13 @@ class GoOracleDifferentialIT {
         private final RandomMetadata random;
         private final StreamMutations mutations;
         private final UnicodeCases unicode;
+        private final GoYamlFlowCases flow;
 
         StreamCases(Random random) {
             this.random = new RandomMetadata(random);
             this.mutations = new StreamMutations(this.random);
             this.unicode = new UnicodeCases(new Random(random.nextLong()));
+            this.flow = new GoYamlFlowCases(this.random);
         }
 
         List<byte[]> next() throws IOException {
@@ -194,6 +196,7 @@ class GoOracleDifferentialIT {
             return switch (random.random.nextInt(22)) {
                 case 0, 1, 2, 3, 4 -> List.of(random.stream(object).bytes());
                 case 20, 21 -> List.of(unicode.next());
+                case 19 -> List.of(flow.next());
                 case 5, 6, 7 -> List.of(random.mutate(random.stream(object).bytes()));
                 case 8 -> truncations();
                 default -> List.of(withNeighbours(mutations.mutate(GoCompatibleJson.mapper().writeValueAsString(object))));
