@@ -43,22 +43,30 @@ class ContainerdRestartOnNodeIT {
                 NODE.node().component("start", "containerd");
             }
             long back = LoopingApp.wallNanos();
-            Pod after = Eventually.await(Duration.ofSeconds(60), app::now,
-                    p -> LoopingApp.containers(p).equals(before) && LoopingApp.ready(p), "kubelet reporting the pod");
-            assertEquals(pids, List.of(pid(after, NodePods.SIDECAR), pid(after, NodePods.APP)),
-                    "containerd knows the same container processes again");
+            List<Long> again = Eventually.await(Duration.ofSeconds(60), () -> {
+                try {
+                    return List.of(pid(running, NodePods.SIDECAR), pid(running, NodePods.APP));
+                } catch (Exception e) {
+                    return List.<Long>of();   // containerd not answering yet, or its tasks not loaded yet
+                }
+            }, p -> !p.isEmpty(), "containerd answering with the pod's tasks");
+            assertEquals(pids, again, "containerd knows the same container processes again");
 
+            // A new pod started: kubelet works with the new containerd, and has seen the old pod's containers again.
             long second = System.nanoTime();
             try (LoopingApp next = LoopingApp.start(NODE, "after-containerd")) {
                 System.err.printf("[node] a new pod Ready with its sidecar's first answer %d ms after containerd was"
                         + " back%n", (System.nanoTime() - second) / 1_000_000);
                 assertTrue(next.seenSince(0).answers() > 0);
             }
+            Pod after = app.now();
             LoopingApp.Seen seen = app.seenSince(fault);
             System.err.printf("[node] containerd stopped %d ms: the app saw %s%n", (back - fault) / 1_000_000, seen);
             assertEquals(List.of(), seen.notOk(), "every answer 200: " + seen);
             assertTrue(seen.longestGapMs() < KubeletRestartOnNodeIT.MAX_GAP_MS, "answered throughout: " + seen);
-            assertEquals(before, LoopingApp.containers(app.now()), "neither container restarted");
+            assertEquals(before, LoopingApp.containers(after), "kubelet reports the pod as before: neither container"
+                    + " restarted");
+            assertTrue(LoopingApp.ready(after), "the pod Ready");
             List<Pod> reported = app.reported();
             assertTrue(reported.stream().allMatch(LoopingApp::ready), "Ready in every status reported: "
                     + reported.stream().map(LoopingApp::containers).toList());

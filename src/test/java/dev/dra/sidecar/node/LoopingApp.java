@@ -250,8 +250,11 @@ final class LoopingApp implements AutoCloseable {
         return out.toString().strip();
     }
 
+    /** Stops watching and deletes the pod (its requests would load the node for the tests that follow). */
     @Override
     public void close() {
         watch.close();
+        node.client().pods().inNamespace(namespace).withName(started.getMetadata().getName()).withGracePeriod(1)
+                .delete();
     }
 }
