@@ -7,7 +7,9 @@ whole version that was written (the same body but for the generation, a generati
 older than that client's last), nothing restarts, the sidecar's memory cgroup stays flat (the slope of its `rss`
 over the last two thirds of the run: 20 of 30 minutes), and the largest delay from a write to its first answer.
 
-Runs only when named (`--only soak`): a full run is bounded to 10 minutes and the soak holds the node for 30.
+Runs only when named (`--only soak`): a full run is bounded to 10 minutes and the soak holds the node for 30. To
+end it early and still get its figures (over the shorter time, which the result says), create
+<work>/soak-stop (bench/work/soak-stop).
 Needs root, podman and the node's binaries (built by the *OnNodeIT tests), as pod_start does.
 """
 import json
@@ -160,7 +162,8 @@ def measure(ctx, node, repo):
     memory = []
     t0, since_ns = time.monotonic(), time.time_ns()
     writer.start()
-    while time.monotonic() - t0 < seconds and writer.is_alive():
+    stop = os.path.join(ctx.work, "soak-stop")
+    while time.monotonic() - t0 < seconds and writer.is_alive() and not os.path.exists(stop):
         memory.append((time.monotonic() - t0, cgroup_rss_bytes(cgroup)))
         time.sleep(min(MEMORY_SAMPLE_S, max(0.0, seconds - (time.monotonic() - t0))))
     writer.stopping.set()
@@ -173,7 +176,7 @@ def measure(ctx, node, repo):
     restarts = sum(s.get("restartCount", 0) for s in statuses(end).values())
     out = analyse(open(answers).read(), writer.written, writer.generation - len(writer.written), since_ns)
     out.update({
-        "duration_s": round(memory[-1][0], 1),
+        "duration_s": round(memory[-1][0], 1), "stopped_early": os.path.exists(stop),
         "restarts": restarts,
         "rss_slope_mib_per_hour": slope_mib_per_hour(memory, memory[-1][0] / 3),
         "rss_mib_first_last_max": [round(memory[0][1] / 2**20, 1), round(memory[-1][1] / 2**20, 1),
