@@ -158,6 +158,7 @@ mkdir -p "$state/apiserver"
 (run_marked TERM bash "$here/../kube-apiserver/start.sh" "$state/apiserver") >"$state/apiserver.log" 2>&1 &
 pids+=($!)
 names+=(apiserver)
+commands+=("")   # not one component.sh restarts
 
 # Network: the node's address, the pods' bridge, and nothing routed off the machine.
 ip link add "$node_link" type bridge   # no dummy driver on these kernels: a bridge without ports holds the address as well
