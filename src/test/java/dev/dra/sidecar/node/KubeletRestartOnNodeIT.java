@@ -14,7 +14,9 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * Kubelet stopped (SIGTERM, as for an upgrade or a configuration change) and started again with the same state
  * while an injected pod's app requests its claim 20 times a second: the app is answered throughout, a rewrite in
  * place of the claim's file on the host while kubelet is down is served at once, the new kubelet probes the
- * sidecar again, and it reports the pod as before: Ready, neither container restarted.
+ * sidecar again, and it reports the pod as before: Ready, neither container restarted. Kubelet 1.37 itself reports
+ * the sidecar not ready from its start until its first readiness probe passes (up to the probe's period): the
+ * statuses the API server gets in between say so, and nothing else changes in them (docs/reliability.md).
  */
 class KubeletRestartOnNodeIT {
 
@@ -53,9 +55,15 @@ class KubeletRestartOnNodeIT {
             assertTrue(seen.longestGapMs() < MAX_GAP_MS, "answered throughout: " + seen);
             assertTrue(served.answeredNs() < back, "the rewrite was served while kubelet was down");
             assertEquals(before, LoopingApp.containers(after), "neither container restarted");
-            List<Pod> reported = app.reported();
-            assertTrue(reported.stream().allMatch(LoopingApp::ready), "Ready in every status reported: "
-                    + reported.stream().map(LoopingApp::containers).toList());
+            List<String> reported = app.reported().stream().map(LoopingApp::containers).toList();
+            String notReadyUntilProbed = before.replace(NodePods.SIDECAR + "=", "").replaceFirst("/ready true",
+                    "/ready false");
+            List<String> notReady = reported.stream().filter(c -> !c.equals(before)).toList();
+            System.err.printf("[node] kubelet restart: %d of %d statuses reported the sidecar not ready (until its"
+                    + " first probe)%n", notReady.size(), reported.size());
+            assertTrue(notReady.stream().allMatch(c -> c.replace(NodePods.SIDECAR + "=", "")
+                    .equals(notReadyUntilProbed)), "every status reported: the same containers, no restart, at most"
+                    + " the sidecar not ready until kubelet probed it: " + reported);
         }
     }
 }
