@@ -1,4 +1,4 @@
-"""The real node of the tests (src/test/kube-node) as the pod_start part uses it: started and stopped, the sidecar
+"""The real node of the tests (src/test/kube-node) as the pod_start and soak parts use it: started and stopped, the sidecar
 image built from the worktree and imported into its containerd, and kubectl against it."""
 import json
 import os
@@ -105,3 +105,29 @@ class Node:
         self.ctr("images", "import", archive)
         os.remove(archive)
         return name
+
+    def apply_injection(self, image):
+        """deploy/kubernetes/injection as shipped, its ConfigMap naming `image`."""
+        self.kubectl("apply", "-k", os.path.join(self.repo, "deploy/kubernetes/injection"))
+        self.kubectl("patch", "configmap", "dra-metadata-sidecar", "-n", "dra-metadata-sidecar", "--type", "merge",
+                     "-p", json.dumps({"data": {"image": image}}))
+
+    def host_pid(self, container_id):
+        """The host PID of a container's process (containerd's task list)."""
+        container_id = container_id.removeprefix("containerd://")
+        for line in self.ctr("tasks", "ls").splitlines():
+            columns = line.split()
+            if len(columns) >= 2 and columns[0] == container_id:
+                return int(columns[1])
+        raise RuntimeError(f"no task for container {container_id}")
+
+
+def wait(condition, seconds, what="the condition"):
+    """Polls `condition` every 0.1 s until it returns something true, which is returned; raises after `seconds`."""
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        value = condition()
+        if value:
+            return value
+        time.sleep(0.1)
+    raise RuntimeError(f"{what}: not reached within {seconds} s")

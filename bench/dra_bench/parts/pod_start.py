@@ -8,7 +8,6 @@ Needs root, podman and the node's binaries (built by the *OnNodeIT tests; the pa
 they are not in the cache yet).
 """
 import json
-import os
 import re
 import time
 from datetime import datetime
@@ -41,9 +40,7 @@ def run(ctx):
 
 def measure(ctx, node, repo, n):
     image = node.import_sidecar_image()
-    node.kubectl("apply", "-k", os.path.join(repo, "deploy/kubernetes/injection"))
-    node.kubectl("patch", "configmap", "dra-metadata-sidecar", "-n", "dra-metadata-sidecar", "--type", "merge",
-                 "-p", json.dumps({"data": {"image": image}}))
+    node.apply_injection(image)
     ns = "pod-start"
     node.apply({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": ns, "labels": {
         "pod-security.kubernetes.io/enforce": "restricted"}}})

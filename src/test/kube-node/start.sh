@@ -26,6 +26,10 @@
 # no iptables rule naming its chains, links or range was added and the watched sysctls have the values they had
 # at its start. If this script is killed outright, the kernel kills the processes it started, and the next start
 # lists what was left, removes it and runs the same check against the killed run's start before it goes on.
+# While the node runs, component.sh stops one of containerd, kubelet, kube-scheduler, kube-controller-manager or
+# test-driver (SIGTERM, as a service manager does) and starts it again with the same command line and state: a
+# request file in <state-dir>/control that the loop below honours (a stopped component is not "a component that
+# exited"); whatever is stopped when the node ends is simply not running, and the cleanup and check are the same.
 # Exit status: 0 after a stop that left nothing; 3 without a Go toolchain (from build.sh); 1 on any failure, a
 # component that exited, or anything left behind; the reason (each leftover, one a line) is on stderr.
 set -euo pipefail
@@ -72,6 +76,7 @@ snapshot_host "$host_before"
 
 pids=()
 names=()
+commands=()   # each component's command line (printf %q), for component.sh's start
 cleanup() {
   trap - EXIT INT TERM HUP
   rm -f "$state/ready"
@@ -85,9 +90,9 @@ cleanup() {
     done
   fi
   local i
-  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do stop_process "${pids[i]}"; done
+  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do [ -n "${pids[i]}" ] && stop_process "${pids[i]}"; done
   teardown_node
-  rm -f "$state/kubeconfig" "$state/env"
+  rm -rf "$state/kubeconfig" "$state/env" "$state/control"
   local left
   left="$(leftovers "$host_before")"
   if [ -n "$left" ]; then
@@ -118,11 +123,12 @@ start_process() {
   (run_marked KILL "$@") >"$state/$name.log" 2>&1 &
   pids+=($!)
   names+=("$name")
+  commands+=("$(printf '%q ' "$@")")
 }
 check_processes() {
   local i
   for i in "${!pids[@]}"; do
-    if ! kill -0 "${pids[i]}" 2>/dev/null; then
+    if [ -n "${pids[i]}" ] && ! kill -0 "${pids[i]}" 2>/dev/null; then
       echo "${names[i]} exited; its log, $state/${names[i]}.log, ends with:" >&2
       tail -20 "$state/${names[i]}.log" >&2
       exit 1
@@ -152,6 +158,7 @@ mkdir -p "$state/apiserver"
 (run_marked TERM bash "$here/../kube-apiserver/start.sh" "$state/apiserver") >"$state/apiserver.log" 2>&1 &
 pids+=($!)
 names+=(apiserver)
+commands+=("")   # not one component.sh restarts
 
 # Network: the node's address, the pods' bridge, and nothing routed off the machine.
 ip link add "$node_link" type bridge   # no dummy driver on these kernels: a bridge without ports holds the address as well
@@ -212,7 +219,7 @@ imports = []
         BinaryName = '$(command -v runc)'
         SystemdCgroup = false
 TOML
-PATH="$bin:$PATH" start_process containerd "$bin/containerd" --config "$run/containerd/config.toml"
+start_process containerd env PATH="$bin:$PATH" "$bin/containerd" --config "$run/containerd/config.toml"
 ctr=("$bin/ctr" --address "$sock")
 wait_for "containerd answering" 30 "${ctr[@]}" version
 
@@ -303,6 +310,32 @@ slice_published() { "${k[@]}" get resourceslices -o name | grep -q .; }
 wait_for "the driver's ResourceSlice" 60 slice_published
 wait_for "the default ServiceAccount" 60 "${k[@]}" get serviceaccount default -n default
 
+# control <stop|start> <component>: what component.sh asks; prints the answer ("ok ..." or why not).
+control() {
+  local verb=$1 name=$2 i
+  for i in "${!names[@]}"; do
+    [ "${names[i]}" = "$name" ] && [ "$name" != apiserver ] || continue
+    case "$verb" in
+      stop)
+        [ -n "${pids[i]}" ] || { echo "$name is not running"; return; }
+        stop_process "${pids[i]}"
+        wait "${pids[i]}" 2>/dev/null || true
+        pids[i]=""
+        echo "ok $name stopped" ;;
+      start)
+        [ -z "${pids[i]}" ] || { echo "$name is running already"; return; }
+        echo "--- started again by component.sh" >>"$state/$name.log"
+        (eval "run_marked KILL ${commands[i]}") >>"$state/$name.log" 2>&1 &
+        pids[i]=$!
+        echo "ok $name started, pid ${pids[i]}" ;;
+      *) echo "unknown request $verb" ;;
+    esac
+    return
+  done
+  echo "no component $name (one of: ${names[*]/apiserver/})"
+}
+mkdir -p "$state/control"
+rm -f "$state/control/"*
 cat >"$state/env" <<ENV
 containerd_socket=$sock
 ctr=$bin/ctr
@@ -319,5 +352,11 @@ echo "node $node usable in $(( ($(date +%s%N) - started) / 1000000 )) ms" >&2
 while true; do
   check_processes
   kill -0 "$parent" 2>/dev/null || exit 0
-  sleep 1
+  if [ -f "$state/control/request" ]; then
+    read -r verb name <"$state/control/request" || true
+    rm -f "$state/control/request"
+    control "${verb:-}" "${name:-}" >"$state/control/answer.tmp" 2>&1
+    mv "$state/control/answer.tmp" "$state/control/answer"
+  fi
+  sleep 0.1
 done

@@ -6,14 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dra.sidecar.testsupport.GoOracle;
-import dev.dra.sidecar.testsupport.Kustomize;
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -38,12 +33,7 @@ class InjectedPodOnNodeIT {
     @BeforeAll
     static void applyTheInjection() throws Exception {
         oracle = GoOracle.start();
-        for (HasMetadata object : NODE.load(Kustomize.render(Path.of("deploy/kubernetes/injection")))) {
-            if (object instanceof ConfigMap parameters) {
-                parameters.getData().put("image", NODE.sidecarImage());
-            }
-            NODE.client().resource(object).createOr(NonDeletingOperation::update);
-        }
+        PODS.applyInjection();
     }
 
     @AfterAll

@@ -69,6 +69,31 @@ final class KubeNode implements AutoCloseable {
         }
     }
 
+    /**
+     * Stops ({@code "stop"}) or starts again ({@code "start"}) one component of the running node alone, with the same
+     * command line and state (component.sh: containerd, kubelet, kube-scheduler, kube-controller-manager, test-driver).
+     * Returns once the process is gone or started; what it serves afterwards is for the caller to wait for.
+     *
+     * @throws IllegalStateException when start.sh refuses (not running, running already) or does not answer
+     */
+    void component(String verb, String name) {
+        long started = System.nanoTime();
+        try {
+            Process process = new ProcessBuilder("bash", SCRIPTS.resolve("component.sh").toString(), STATE.toString(),
+                    verb, name).redirectErrorStream(true).start();
+            String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || process.exitValue() != 0) {
+                throw new IllegalStateException("component.sh " + verb + " " + name + " failed: " + out);
+            }
+            System.err.printf("[node] %s %s: %d ms%n", verb, name, (System.nanoTime() - started) / 1_000_000);
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException(e);
+        }
+    }
+
     /** SIGKILL to start.sh alone, as a crash would end it: its trap does not run, so the node's cleanup is left. */
     void killScript() {
         component.killScript();

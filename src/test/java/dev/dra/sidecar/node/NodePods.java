@@ -84,6 +84,19 @@ final class NodePods {
         }
     }
 
+    /**
+     * deploy/kubernetes/injection applied as shipped (its ConfigMap names the image imported into the node), or again
+     * (an update).
+     */
+    void applyInjection() throws Exception {
+        for (HasMetadata object : node.load(Kustomize.render(Path.of("deploy/kubernetes/injection")))) {
+            if (object instanceof io.fabric8.kubernetes.api.model.ConfigMap parameters) {
+                parameters.getData().put("image", node.sidecarImage());
+            }
+            node.client().resource(object).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+        }
+    }
+
     /** {@code pod} once its app container runs. */
     Pod awaitAppRunning(Pod pod) {
         return Eventually.await(POD_START, () -> get(pod), p -> running(p, APP), "the app container of "

@@ -1,0 +1,69 @@
+package dev.dra.sidecar.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dra.sidecar.testsupport.Eventually;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.time.Duration;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Kubelet stopped (SIGTERM, as for an upgrade or a configuration change) and started again with the same state
+ * while an injected pod's app requests its claim 20 times a second: the app is answered throughout, a rewrite in
+ * place of the claim's file on the host while kubelet is down is served at once, the new kubelet probes the
+ * sidecar again, and it reports the pod as before: Ready, neither container restarted. Kubelet 1.37 itself reports
+ * the sidecar not ready from its start until its first readiness probe passes (up to the probe's period): the
+ * statuses the API server gets in between say so, and nothing else changes in them (docs/reliability.md).
+ */
+class KubeletRestartOnNodeIT {
+
+    @RegisterExtension
+    static final KubeNodeExtension NODE = new KubeNodeExtension();
+    /** Longer than any pause a loaded 2-core machine gives a process, far shorter than any outage. */
+    static final long MAX_GAP_MS = 2000;
+    private static final Duration DOWN = Duration.ofSeconds(3);
+
+    @Test
+    void thePodRunsOnAndIsServedWhileKubeletIsDownAndKubeletReportsItAsBefore() throws Exception {
+        try (LoopingApp app = LoopingApp.start(NODE, "kubelet-restart")) {
+            String before = LoopingApp.containers(app.now());
+            long fault = LoopingApp.wallNanos();
+            NODE.node().component("stop", "kubelet");
+            long[] written;
+            LoopingApp.Answer served;
+            try {
+                written = app.rewriteInPlace();
+                served = app.awaitGeneration(written[0], written[1]);
+                app.awaitAnswersFor(fault, DOWN);
+            } finally {
+                NODE.node().component("start", "kubelet");
+            }
+            long back = LoopingApp.wallNanos();
+            Duration probed = Eventually.awaitTrue(Duration.ofSeconds(60), "kubelet probing the sidecar again",
+                    () -> app.successfulProbes("Readiness") >= 1 && app.successfulProbes("Liveness") >= 1);
+            Pod after = Eventually.await(Duration.ofSeconds(30), app::now,
+                    p -> LoopingApp.containers(p).equals(before) && LoopingApp.ready(p), "kubelet reporting the pod");
+            LoopingApp.Seen seen = app.seenSince(fault);
+            System.err.printf("[node] kubelet stopped %d ms: the app saw %s; the rewrite served %d ms after it was"
+                    + " written; probes again %d ms after the start%n", (back - fault) / 1_000_000, seen,
+                    (served.answeredNs() - written[0]) / 1_000_000, probed.toMillis());
+
+            assertEquals(List.of(), seen.notOk(), "every answer 200: " + seen);
+            assertTrue(seen.longestGapMs() < MAX_GAP_MS, "answered throughout: " + seen);
+            assertTrue(served.answeredNs() < back, "the rewrite was served while kubelet was down");
+            assertEquals(before, LoopingApp.containers(after), "neither container restarted");
+            List<String> reported = app.reported().stream().map(LoopingApp::containers).toList();
+            String notReadyUntilProbed = before.replace(NodePods.SIDECAR + "=", "").replaceFirst("/ready true",
+                    "/ready false");
+            List<String> notReady = reported.stream().filter(c -> !c.equals(before)).toList();
+            System.err.printf("[node] kubelet restart: %d of %d statuses reported the sidecar not ready (until its"
+                    + " first probe)%n", notReady.size(), reported.size());
+            assertTrue(notReady.stream().allMatch(c -> c.replace(NodePods.SIDECAR + "=", "")
+                    .equals(notReadyUntilProbed)), "every status reported: the same containers, no restart, at most"
+                    + " the sidecar not ready until kubelet probed it: " + reported);
+        }
+    }
+}

@@ -1,0 +1,260 @@
+package dev.dra.sidecar.node;
+
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.GoOracle;
+import io.fabric8.kubernetes.api.model.ContainerStatus;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.client.Watch;
+import io.fabric8.kubernetes.client.Watcher;
+import io.fabric8.kubernetes.client.WatcherException;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * A pod given the sidecar by deploy/kubernetes/injection (as shipped), whose app ({@code src/test/kube-node/
+ * app-answers.py}) sends a GET for its claim's driver view 20 times a second and records every answer with its
+ * times in an emptyDir; the test reads that file on the host (kubelet's pod directory), so what the app saw can
+ * be read while kubelet or containerd is down. Every status of the pod the API server gets is kept from the start
+ * (a watch), so that a test can say what kubelet reported throughout.
+ */
+final class LoopingApp implements AutoCloseable {
+
+    static final String OPT_IN = "dra-metadata-sidecar.dra.dev/inject";
+    static final Path SCRIPT = KubeNode.SCRIPTS.resolve("app-answers.py");
+    static final int GETS_PER_SECOND = 20;
+
+    private final KubeNodeExtension node;
+    final String namespace;
+    final Pod started;
+    final Path answers;
+    final Path hostFile;
+    private final List<Pod> reported = new CopyOnWriteArrayList<>();
+    private final Watch watch;
+
+    private LoopingApp(KubeNodeExtension node, String namespace, Pod started) {
+        this.node = node;
+        this.namespace = namespace;
+        this.started = started;
+        this.answers = Path.of("/var/lib/kubelet/pods", started.getMetadata().getUid(),
+                "volumes/kubernetes.io~empty-dir/answers/answers");
+        this.hostFile = new NodePods(node).hostFile(namespace, "gpu-claim", "gpu");
+        this.watch = node.client().pods().inNamespace(namespace).withName(started.getMetadata().getName())
+                .watch(new Watcher<Pod>() {
+                    @Override
+                    public void eventReceived(Action action, Pod pod) {
+                        reported.add(pod);
+                    }
+
+                    @Override
+                    public void onClose(WatcherException cause) {
+                        // the test closes it
+                    }
+                });
+    }
+
+    /**
+     * In a new namespace {@code <prefix>-<n>} that opts in: the claim {@code gpu-claim} and the pod {@code app},
+     * once the sidecar is ready and the app has its first {@code 200}.
+     */
+    static LoopingApp start(KubeNodeExtension node, String prefix) throws Exception {
+        NodePods pods = new NodePods(node);
+        pods.applyInjection();
+        String namespace = node.restrictedNamespace(prefix, Map.of(OPT_IN, "true"));
+        node.load("""
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata: {name: gpu-claim}
+                spec:
+                  devices:
+                    requests:
+                      - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
+                """).forEach(o -> node.client().resource(o).inNamespace(namespace).create());
+        String path = "/claims/gpu-claim/gpu/drivers/" + node.node().env.get("driver");
+        List<String> command = List.of("/usr/bin/python3", "-c", Files.readString(SCRIPT), path, "/answers/answers",
+                Integer.toString(GETS_PER_SECOND), "0");
+        Pod pod = node.load("""
+                apiVersion: v1
+                kind: Pod
+                metadata: {name: app}
+                spec:
+                  automountServiceAccountToken: false
+                  terminationGracePeriodSeconds: 2
+                  securityContext: {runAsNonRoot: true, runAsUser: 1001, runAsGroup: 1001, seccompProfile: {type: RuntimeDefault}}
+                  resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]
+                  volumes: [{name: answers, emptyDir: {}}]
+                  containers:
+                    - name: app
+                      image: app
+                      command: %s
+                      resources: {claims: [{name: gpu}]}
+                      volumeMounts: [{name: answers, mountPath: /answers}]
+                      securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
+                """.formatted(GoOracle.JSON.writeValueAsString(command))).stream().map(Pod.class::cast).findFirst()
+                .orElseThrow();
+        pod.getMetadata().setNamespace(namespace);
+        pods.useNodeImages(pod.getSpec());
+        // The policy reaches admission through an informer: a dry run shows when it injects.
+        Eventually.await(Duration.ofSeconds(60), () -> node.client().resource(pod).dryRun().create(),
+                p -> !p.getSpec().getInitContainers().isEmpty(), "the injection policy in effect");
+        Pod created = node.client().resource(pod).create();
+        Pod running = Eventually.await(NodePods.POD_START, () -> pods.get(created),
+                p -> NodePods.running(p, NodePods.APP) && ready(p), "pod " + namespace + "/app Ready");
+        LoopingApp app = new LoopingApp(node, namespace, running);
+        Eventually.await(NodePods.POD_START, app::answers, a -> a.stream().anyMatch(Answer::ok),
+                "the app's first 200");
+        return app;
+    }
+
+    /** One answer the app recorded (app-answers.py's line). */
+    record Answer(String kind, long sentNs, long answeredNs, int status, long generation, String digest) {
+        boolean ok() {
+            return status == 200;
+        }
+    }
+
+    /** The wall clock in ns since the epoch, as the app's times are. */
+    static long wallNanos() {
+        java.time.Instant now = java.time.Instant.now();
+        return now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    }
+
+    /**
+     * Rewrites the claim's host file in place (truncate and write, as drivers on the v0.36 helper do) with its
+     * {@code metadata.generation} one up; returns when it was written (ns) and the new generation.
+     */
+    long[] rewriteInPlace() throws IOException {
+        com.fasterxml.jackson.databind.node.ObjectNode stream =
+                (com.fasterxml.jackson.databind.node.ObjectNode) GoOracle.JSON.readTree(Files.readAllBytes(hostFile));
+        long generation = stream.get("metadata").get("generation").asLong() + 1;
+        ((com.fasterxml.jackson.databind.node.ObjectNode) stream.get("metadata")).put("generation", generation);
+        byte[] bytes = GoOracle.JSON.writeValueAsBytes(stream);
+        long written = wallNanos();
+        Files.write(hostFile, bytes, java.nio.file.StandardOpenOption.WRITE,
+                java.nio.file.StandardOpenOption.TRUNCATE_EXISTING);
+        return new long[] {written, generation};
+    }
+
+    /** The app's first {@code 200} with {@code generation} (or later) answered after {@code sinceNs}. */
+    Answer awaitGeneration(long sinceNs, long generation) {
+        return Eventually.await(Duration.ofSeconds(30), () -> answers().stream()
+                .filter(a -> a.ok() && a.answeredNs() >= sinceNs && a.generation() >= generation).findFirst(),
+                java.util.Optional::isPresent, "the app served generation " + generation).orElseThrow();
+    }
+
+    /** Every whole line the app has written so far. */
+    List<Answer> answers() {
+        String text;
+        try {
+            text = Files.readString(answers, StandardCharsets.UTF_8);
+        } catch (NoSuchFileException e) {
+            return List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        List<Answer> all = new ArrayList<>();
+        int end = text.lastIndexOf('\n');
+        for (String line : text.substring(0, end + 1).split("\n")) {
+            String[] f = line.split(" ");
+            if (f.length == 6) {
+                all.add(new Answer(f[0], Long.parseLong(f[1]), Long.parseLong(f[2]), Integer.parseInt(f[3]),
+                        f[4].equals("-") ? -1 : Long.parseLong(f[4]), f[5]));
+            }
+        }
+        return all;
+    }
+
+    /** Waits until the app has had {@code 200}s for {@code span} since {@code sinceNs} (wall clock, ns). */
+    void awaitAnswersFor(long sinceNs, Duration span) {
+        Eventually.await(Duration.ofSeconds(60).plus(span), this::answers, a -> a.stream()
+                .anyMatch(x -> x.ok() && x.answeredNs() - sinceNs >= span.toNanos()),
+                "the app answered for " + span + " since the fault began");
+    }
+
+    /** What the app saw from {@code fromNs} on: the longest time between two answers, and every answer not 200. */
+    record Seen(int answers, long longestGapMs, List<Answer> notOk) {
+        @Override
+        public String toString() {
+            return answers + " answers, longest gap " + longestGapMs + " ms, " + notOk.size() + " not 200"
+                    + (notOk.isEmpty() ? "" : ": " + notOk.subList(0, Math.min(5, notOk.size())));
+        }
+    }
+
+    Seen seenSince(long fromNs) {
+        List<Answer> window = answers().stream().filter(a -> a.answeredNs() >= fromNs).toList();
+        long last = fromNs;
+        long gap = 0;
+        for (Answer a : window) {
+            if (a.ok()) {
+                gap = Math.max(gap, a.answeredNs() - last);
+                last = a.answeredNs();
+            }
+        }
+        return new Seen(window.size(), gap / 1_000_000, window.stream().filter(a -> !a.ok()).toList());
+    }
+
+    /** Every status of the pod the API server got since the start, in order. */
+    List<Pod> reported() {
+        return List.copyOf(reported);
+    }
+
+    /** The pod as the API server has it now. */
+    Pod now() {
+        return new NodePods(node).get(started);
+    }
+
+    /**
+     * How many {@code probeType} probes (Readiness, Liveness) of the sidecar kubelet counts as successful since its
+     * own start ({@code prober_probe_total} of its {@code /metrics/probes}, through the API server's node proxy); 0
+     * when kubelet does not answer.
+     */
+    long successfulProbes(String probeType) {
+        String metrics;
+        try {
+            metrics = node.client().raw("/api/v1/nodes/" + node.node().env.get("node") + "/proxy/metrics/probes");
+        } catch (RuntimeException e) {
+            return 0;
+        }
+        if (metrics == null) {
+            return 0;
+        }
+        String pod = "pod=\"" + started.getMetadata().getName() + "\"";
+        return metrics.lines().filter(l -> l.startsWith("prober_probe_total{") && l.contains("container=\""
+                + NodePods.SIDECAR + "\"") && l.contains("namespace=\"" + namespace + "\"") && l.contains(pod)
+                && l.contains("probe_type=\"" + probeType + "\"") && l.contains("result=\"successful\""))
+                .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
+    }
+
+    static boolean ready(Pod pod) {
+        return pod.getStatus().getConditions().stream().filter(c -> c.getType().equals("Ready"))
+                .map(PodCondition::getStatus).findFirst().orElse("").equals("True");
+    }
+
+    /** The container IDs and restart counts of the app and the sidecar: what stays equal when nothing restarts. */
+    static String containers(Pod pod) {
+        StringBuilder out = new StringBuilder();
+        for (String name : List.of(NodePods.SIDECAR, NodePods.APP)) {
+            ContainerStatus status = NodePods.status(pod, name);
+            out.append(name).append('=').append(status == null ? "none" : status.getContainerID() + "/restarts "
+                    + status.getRestartCount() + "/ready " + status.getReady()).append(' ');
+        }
+        return out.toString().strip();
+    }
+
+    /** Stops watching and deletes the pod (its requests would load the node for the tests that follow). */
+    @Override
+    public void close() {
+        watch.close();
+        node.client().pods().inNamespace(namespace).withName(started.getMetadata().getName()).withGracePeriod(1)
+                .delete();
+    }
+}
