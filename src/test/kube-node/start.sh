@@ -276,7 +276,7 @@ start_process kube-scheduler "$bin/kube-scheduler" --kubeconfig="$kubeconfig" --
   --authorization-kubeconfig="$kubeconfig" --leader-elect=false --bind-address=127.0.0.1 --secure-port=0
 start_process kube-controller-manager "$bin/kube-controller-manager" --kubeconfig="$kubeconfig" \
   --leader-elect=false --bind-address=127.0.0.1 --secure-port=0 --root-ca-file="$run/ca.crt" \
-  --controllers=serviceaccount-controller,root-ca-certificate-publisher-controller,resourceclaim-controller,node-lifecycle-controller,garbage-collector-controller,deployment-controller,replicaset-controller
+  --controllers=serviceaccount-controller,root-ca-certificate-publisher-controller,resourceclaim-controller,node-lifecycle-controller,garbage-collector-controller,deployment-controller,replicaset-controller,daemonset-controller
 start_process test-driver "$bin/test-driver" --kubeconfig="$kubeconfig" kubelet-plugin --node-name="$node" \
   --enable-device-metadata --num-devices=16
 
