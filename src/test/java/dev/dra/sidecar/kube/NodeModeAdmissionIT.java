@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
@@ -216,21 +217,24 @@ class NodeModeAdmissionIT {
         assertNotNull(admitted.getMetadata().getName());
 
         String restricted = API.restrictedNamespace("agent-restricted", Map.of());
+        API.client().serviceAccounts().inNamespace(restricted).resource(new ServiceAccountBuilder().withNewMetadata()
+                .withName(pod.getSpec().getServiceAccountName()).endMetadata().build()).create();
         KubernetesClientException e = assertThrows(KubernetesClientException.class,
                 () -> API.client().pods().inNamespace(restricted).resource(pod).create());
         API.warnings();
         assertEquals(403, e.getCode(), e.getMessage());
         String reasons = e.getMessage().replaceAll("(?s).*violates PodSecurity \"restricted:latest\": ", "")
                 .replaceAll("(?s)\\..*", "");
-        assertEquals("host namespaces (hostNetwork=true), hostPath volumes (volumes \"cdi\", \"host-0\"), hostPort "
-                + "(container \"agent\" uses hostPorts 8089, 9000)", reasons, e.getMessage());
+        assertEquals("host namespaces (hostNetwork=true), hostPort (container \"agent\" uses hostPorts 8089, 9000), "
+                + "restricted volume types (volumes \"cdi\", \"host-0\" use restricted volume type \"hostPath\")",
+                reasons, e.getMessage());
     }
 
     /** Every object applies with no warning, and the ServiceAccount may do what the agent needs and nothing more. */
     @Test
     void theManifestsApplyWithoutWarningsAndGrantOnlyPodsAndTokenReviews() throws Exception {
         for (HasMetadata object : objects()) {
-            API.client().resource(object).serverSideApply();
+            API.client().resource(object).forceConflicts().serverSideApply();
         }
         assertEquals(List.of(), API.warnings());
         String agent = "system:serviceaccount:dra-metadata-node:dra-metadata-sidecar";

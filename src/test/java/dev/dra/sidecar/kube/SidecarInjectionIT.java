@@ -331,7 +331,7 @@ class SidecarInjectionIT {
         Container gpu = new ContainerBuilder(app("app", "gpu")).editResources().withLimits(Map.of("example.com/gpu",
                 new Quantity("1"), "cpu", new Quantity("1")))
                 .endResources().build();
-        Container nic = new ContainerBuilder(app("side")).editResources().withRequests(Map.of("example.com/nic",
+        Container nic = new ContainerBuilder(app("side")).editResources().withLimits(Map.of("example.com/nic",
                 new Quantity("1"))).endResources().build();
         Pod pod = optedIn(pod("extended", List.of(direct("gpu", "gpu-claim")), List.of(), List.of(gpu, nic)));
         String expected = "dra-metadata-sidecar: the sidecar cannot serve the device metadata of extended resources "
