@@ -223,7 +223,7 @@ class NodeModeAdmissionIT {
                 () -> API.client().pods().inNamespace(restricted).resource(pod).create());
         API.warnings();
         assertEquals(403, e.getCode(), e.getMessage());
-        String reasons = e.getMessage().replaceAll("(?s).*violates PodSecurity \"restricted:latest\": ", "")
+        String reasons = e.getMessage().replaceAll("(?s)^.*?violates PodSecurity \"restricted:latest\": ", "")
                 .replaceAll("(?s)\\..*", "");
         assertEquals("host namespaces (hostNetwork=true), hostPort (container \"agent\" uses hostPorts 8089, 9000), "
                 + "restricted volume types (volumes \"cdi\", \"host-0\" use restricted volume type \"hostPath\")",
