@@ -12,7 +12,8 @@
 #
 # The node: name dra-test-node, address 198.18.0.1 on the link dra-node0 (a bridge without ports); pods get their own network
 # namespace through the CNI plugins bridge (dra-cni0, 198.18.1.1/24, no gateway, no masquerading) and
-# host-local (198.18.1.0/24), so kubelet probes the pod IP. 198.18.0.0/15 (the benchmarking range) is
+# host-local (198.18.1.0/24), so kubelet probes the pod IP, and one route, to the node's address via the bridge, as
+# a cluster's network routes pods to their node (status.hostIP, where the node-mode agent listens). 198.18.0.0/15 (the benchmarking range) is
 # unreachable beyond those addresses and the pods have no default route: nothing leaves the machine.
 # The host's sysctls stay untouched: kubelet runs in its own mount namespace in which read-only files over
 # /proc/sys hold the values it wants; /var/lib/kubelet is an rshared mount so that its pod volumes reach
@@ -176,7 +177,8 @@ cat >"$run/cni/net.d/10-dra-test.conflist" <<CNI
     {
       "type": "bridge", "bridge": "$bridge", "isGateway": false, "isDefaultGateway": false, "ipMasq": false,
       "hairpinMode": false,
-      "ipam": { "type": "host-local", "dataDir": "$run/cni/ipam", "ranges": [[{ "subnet": "$pod_subnet", "rangeStart": "198.18.1.10" }]] }
+      "ipam": { "type": "host-local", "dataDir": "$run/cni/ipam", "ranges": [[{ "subnet": "$pod_subnet", "rangeStart": "198.18.1.10" }]],
+                "routes": [{ "dst": "$node_ip/32" }] }
     }
   ]
 }
@@ -284,7 +286,7 @@ start_process kube-scheduler "$bin/kube-scheduler" --kubeconfig="$kubeconfig" --
   --authorization-kubeconfig="$kubeconfig" --leader-elect=false --bind-address=127.0.0.1 --secure-port=0
 start_process kube-controller-manager "$bin/kube-controller-manager" --kubeconfig="$kubeconfig" \
   --leader-elect=false --bind-address=127.0.0.1 --secure-port=0 --root-ca-file="$run/ca.crt" \
-  --controllers=serviceaccount-controller,root-ca-certificate-publisher-controller,resourceclaim-controller,node-lifecycle-controller,garbage-collector-controller,deployment-controller,replicaset-controller
+  --controllers=serviceaccount-controller,root-ca-certificate-publisher-controller,resourceclaim-controller,node-lifecycle-controller,garbage-collector-controller,deployment-controller,replicaset-controller,daemonset-controller
 start_process test-driver "$bin/test-driver" --kubeconfig="$kubeconfig" kubelet-plugin --node-name="$node" \
   --enable-device-metadata --num-devices=16
 

@@ -13,14 +13,25 @@ the 63 of a name.
 {{- end -}}
 {{- end -}}
 
-{{/* The Helm recommended labels of every object the chart makes. */}}
+{{/* The Helm recommended labels of every object of the injection (the policies, bindings and parameters). */}}
 {{- define "dra-metadata-sidecar.labels" -}}
-helm.sh/chart: {{ printf "%s-%s" .Chart.Name .Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
-app.kubernetes.io/name: {{ .Chart.Name }}
-app.kubernetes.io/instance: {{ .Release.Name }}
-app.kubernetes.io/version: {{ .Chart.AppVersion | quote }}
-app.kubernetes.io/component: injection
-app.kubernetes.io/managed-by: {{ .Release.Service }}
+{{- include "dra-metadata-sidecar.componentLabels" (list . "injection") -}}
+{{- end -}}
+
+{{/* The same labels on the node-mode agent's objects (DaemonSet, ServiceAccount, RBAC). */}}
+{{- define "dra-metadata-sidecar.agentLabels" -}}
+{{- include "dra-metadata-sidecar.componentLabels" (list . "node-agent") -}}
+{{- end -}}
+
+{{/* The Helm recommended labels, for (list <root context> <component>). */}}
+{{- define "dra-metadata-sidecar.componentLabels" -}}
+{{- $root := index . 0 -}}
+helm.sh/chart: {{ printf "%s-%s" $root.Chart.Name $root.Chart.Version | replace "+" "_" | trunc 63 | trimSuffix "-" }}
+app.kubernetes.io/name: {{ $root.Chart.Name }}
+app.kubernetes.io/instance: {{ $root.Release.Name }}
+app.kubernetes.io/version: {{ $root.Chart.AppVersion | quote }}
+app.kubernetes.io/component: {{ index . 1 }}
+app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- end -}}
 
 {{/* The sidecar's image reference: pinned by digest when one is given, else by tag. */}}

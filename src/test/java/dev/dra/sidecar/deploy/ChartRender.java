@@ -20,6 +20,8 @@ import java.util.TreeMap;
 final class ChartRender {
 
     static final Path INJECTION = Path.of("deploy", "kubernetes", "injection");
+    /** Node mode's kustomization: the chart's render with {@code mode=node}. */
+    static final Path NODE = Path.of("deploy", "kubernetes", "node");
     /** The release name whose default render carries the Kustomize injection's names. */
     static final String RELEASE = "dra-metadata-sidecar";
     private static final ObjectMapper YAML = new ObjectMapper(new YAMLFactory());
@@ -69,12 +71,22 @@ final class ChartRender {
 
     /** The Kustomize injection's objects. */
     static Map<String, ObjectNode> kustomize() throws Exception {
-        return objects(Kustomize.render(INJECTION));
+        return kustomize(INJECTION);
+    }
+
+    /** The objects of the kustomization in {@code dir}. */
+    static Map<String, ObjectNode> kustomize(Path dir) throws Exception {
+        return objects(Kustomize.render(dir));
     }
 
     /** The namespace the Kustomize injection keeps its parameters in: the chart's release namespace. */
     static String parametersNamespace(Map<String, ObjectNode> kustomize) {
-        return kustomize.values().stream().filter(o -> o.path("kind").asText().equals("ConfigMap")).findFirst()
+        return namespaceOf(kustomize, "ConfigMap");
+    }
+
+    /** The namespace of the first object of {@code kind}. */
+    static String namespaceOf(Map<String, ObjectNode> objects, String kind) {
+        return objects.values().stream().filter(o -> o.path("kind").asText().equals(kind)).findFirst()
                 .orElseThrow().path("metadata").path("namespace").asText();
     }
 

@@ -4,19 +4,22 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dra.sidecar.testsupport.Helm;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The Helm chart (deploy/helm/dra-metadata-sidecar) with the real helm: it lints clean, its default render is the
- * Kustomize injection object for object and field for field, its values change what they say, and its schema
- * refuses values the policy cannot carry.
+ * The Helm chart (deploy/helm/dra-metadata-sidecar) with the real helm: it lints clean in both modes, its default
+ * render is the Kustomize injection and its {@code mode=node} render is deploy/kubernetes/node, object for object and
+ * field for field, its values change what they say, and its schema refuses values the policy cannot carry.
  */
 class HelmChartIT {
 
@@ -24,9 +27,11 @@ class HelmChartIT {
      * No warning nor error, and no note but the one about an icon: the project publishes no icon, and a made-up
      * icon address would be a link to nothing.
      */
-    @Test
-    void lintStrictIsClean() throws Exception {
-        Helm.Result lint = Helm.offline().run("lint", "--strict", "--kube-version=1.37.2", Helm.CHART.toString());
+    @ParameterizedTest
+    @ValueSource(strings = {"sidecar", "node"})
+    void lintStrictIsClean(String mode) throws Exception {
+        Helm.Result lint = Helm.offline().run("lint", "--strict", "--kube-version=1.37.2", "--set", "mode=" + mode,
+                Helm.CHART.toString());
         assertEquals(0, lint.exitCode(), lint.stdout() + lint.stderr());
         assertTrue(lint.stdout().contains("1 chart(s) linted, 0 chart(s) failed"), lint.stdout());
         List<String> reports = lint.stdout().lines().filter(l -> l.startsWith("[")).toList();
@@ -53,9 +58,67 @@ class HelmChartIT {
         }
     }
 
+    /**
+     * The same for node mode: {@code mode=node} makes deploy/kubernetes/node's objects but its Namespace (the release
+     * namespace, which must allow Privileged: README.md), and none of the sidecar injection's.
+     */
     @Test
-    void theHelmLabelsFollowTheConventions() throws Exception {
-        for (ObjectNode object : ChartRender.helm("dra-metadata-sidecar").values()) {
+    void theNodeModeRenderIsTheKustomizeNodeMode() throws Exception {
+        Map<String, ObjectNode> kustomize = ChartRender.kustomize(ChartRender.NODE);
+        String namespace = ChartRender.namespaceOf(kustomize, "DaemonSet");
+        assertTrue(kustomize.keySet().remove("Namespace /" + namespace), "node mode's namespace: " + kustomize.keySet());
+        Map<String, ObjectNode> helm = ChartRender.helm(namespace, "--set", "mode=node");
+        assertEquals(kustomize.keySet(), helm.keySet(), "the objects");
+        for (String key : kustomize.keySet()) {
+            assertEquals(ChartRender.canonical(kustomize.get(key)),
+                    ChartRender.canonical(ChartRender.withoutHelmLabels(helm.get(key))), key);
+        }
+    }
+
+    @Test
+    void nodeModeValuesChangeWhatTheySay() throws Exception {
+        Map<String, ObjectNode> objects = ChartRender.helm("agents", "--set", "mode=node",
+                "--set", "image.repository=registry.example.com/sidecar", "--set", "image.tag=9.9.9",
+                "--set", "node.hostPaths={/var/lib/kubelet/plugins/gpu.example.com,/opt/driver/metadata}",
+                "--set", "node.resources.limits.memory=512Mi", "--set", "startTimeoutSeconds=30",
+                "--set-string", "settings.QUARKUS_LOG_CONSOLE_JSON_ENABLED=true",
+                "--set", "optIn.label=example.com/agent", "--set", "optIn.pods=false", "--set", "failurePolicy=Ignore");
+        JsonNode pod = objects.get("DaemonSet agents/dra-metadata-sidecar").path("spec").path("template").path("spec");
+        JsonNode agent = pod.path("containers").get(0);
+        assertEquals("registry.example.com/sidecar:9.9.9", agent.path("image").asText());
+        assertEquals("512Mi", agent.path("resources").path("limits").path("memory").asText());
+        assertEquals(30, agent.path("startupProbe").path("failureThreshold").asInt());
+        assertTrue(agent.path("env").toString().contains("{\"name\":\"QUARKUS_LOG_CONSOLE_JSON_ENABLED\",\"value\":\"true\"}"),
+                agent.path("env").toString());
+        assertEquals("[\"/var/run/cdi\",\"/var/lib/kubelet/plugins/gpu.example.com\",\"/opt/driver/metadata\"]",
+                paths(agent.path("volumeMounts"), "mountPath"), "mounted at their host paths");
+        assertEquals("[\"/var/run/cdi\",\"/var/lib/kubelet/plugins/gpu.example.com\",\"/opt/driver/metadata\"]",
+                paths(pod.path("volumes"), "hostPath"));
+        agent.path("volumeMounts").forEach(m -> assertTrue(m.path("readOnly").asBoolean(), m.toString()));
+        assertEquals("agents", objects.get("ClusterRoleBinding /dra-metadata-sidecar").path("subjects").get(0)
+                .path("namespace").asText());
+
+        ObjectNode policy = objects.get("MutatingAdmissionPolicy /dra-metadata-sidecar");
+        assertEquals("Ignore", policy.path("spec").path("failurePolicy").asText());
+        assertTrue(policy.path("spec").path("matchConditions").toString().contains("[?'example.com/agent']"));
+        assertEquals(List.of("MutatingAdmissionPolicyBinding /dra-metadata-sidecar-namespaces"),
+                objects.keySet().stream().filter(k -> k.startsWith("MutatingAdmissionPolicyBinding")).toList());
+        assertEquals(List.of(), objects.keySet().stream().filter(k -> k.startsWith("ConfigMap")
+                || k.startsWith("ValidatingAdmissionPolicy")).toList(), "none of sidecar mode's objects");
+    }
+
+    private static String paths(JsonNode entries, String field) {
+        List<String> paths = new ArrayList<>();
+        entries.forEach(e -> paths.add(e.path(field).isTextual() ? e.path(field).asText() : e.path(field).path("path").asText()));
+        return paths.stream().map(p -> "\"" + p + "\"").collect(Collectors.joining(",", "[", "]"));
+    }
+
+    @ParameterizedTest
+    @ValueSource(strings = {"sidecar", "node"})
+    void theHelmLabelsFollowTheConventions(String mode) throws Exception {
+        for (ObjectNode object : ChartRender.helm("dra-metadata-sidecar", "--set", "mode=" + mode).values()) {
+            String kind = object.path("kind").asText();
+            String component = kind.contains("AdmissionPolicy") || kind.equals("ConfigMap") ? "injection" : "node-agent";
             Map<String, String> labels = new TreeMap<>();
             object.path("metadata").path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
             assertEquals(Map.of(
@@ -63,8 +126,8 @@ class HelmChartIT {
                     "app.kubernetes.io/name", "dra-metadata-sidecar",
                     "app.kubernetes.io/instance", ChartRender.RELEASE,
                     "app.kubernetes.io/version", ChartVersions.chart().get("appVersion"),
-                    "app.kubernetes.io/component", "injection",
-                    "app.kubernetes.io/managed-by", "Helm"), labels, object.path("kind").asText());
+                    "app.kubernetes.io/component", component,
+                    "app.kubernetes.io/managed-by", "Helm"), labels, kind);
         }
     }
 
@@ -112,7 +175,8 @@ class HelmChartIT {
     @ValueSource(strings = {"image.digest=latest", "image.digest=sha256:abc",
             "failurePolicy=Maybe", "settings.DRA_METADATA_EXPECTED_CLAIMS=claims/x",
             "settings.lower_case=x", "resources.limits.cpu=1", "startTimeoutSeconds=0",
-            "optIn.label=not a label", "image.repository=", "resources.requests.memory=lots", "replicas=2"})
+            "optIn.label=not a label", "image.repository=", "resources.requests.memory=lots", "replicas=2",
+            "mode=daemonset", "node.hostPaths={relative/dir}", "node.hostPaths={/var/run/cdi}", "node.resources.limits.cpu=1"})
     void theSchemaRefusesValuesThePolicyCannotCarry(String value) throws Exception {
         Helm.Result result = Helm.offline().run("template", ChartRender.RELEASE, Helm.CHART.toString(),
                 "--kube-version=1.37.2", "--set", value);

@@ -11,7 +11,11 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.ServiceAccount;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRole;
+import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBinding;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import java.io.IOException;
@@ -33,6 +37,10 @@ final class StrictKubernetesYaml {
     static final Map<String, Class<? extends HasMetadata>> KINDS = Map.of(
             "v1/Namespace", Namespace.class,
             "apps/v1/Deployment", Deployment.class,
+            "apps/v1/DaemonSet", DaemonSet.class,
+            "v1/ServiceAccount", ServiceAccount.class,
+            "rbac.authorization.k8s.io/v1/ClusterRole", ClusterRole.class,
+            "rbac.authorization.k8s.io/v1/ClusterRoleBinding", ClusterRoleBinding.class,
             "resource.k8s.io/v1/ResourceClaim", ResourceClaim.class,
             "resource.k8s.io/v1/ResourceClaimTemplate", ResourceClaimTemplate.class);
 

@@ -11,14 +11,19 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.Helm;
+import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -30,7 +35,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The Helm chart on a real API server, as an admin runs it: {@code helm install} injects an opted-in pod exactly as
  * the Kustomize injection does, {@code helm upgrade} with a changed value changes what new pods get, and {@code helm
- * uninstall} leaves nothing the chart made (nor Helm's release records) and stops the injection.
+ * uninstall} leaves nothing the chart made (nor Helm's release records) and stops the injection; the same for node
+ * mode ({@code mode=node}) against deploy/kubernetes/node.
  */
 class HelmChartInstallIT {
 
@@ -111,9 +117,76 @@ class HelmChartInstallIT {
         Set<String> kinds = new TreeSet<>();
         installed.forEach(o -> kinds.add(o.getApiVersion() + "/" + o.getKind()));
         assertEquals(Set.of("v1/ConfigMap", "admissionregistration.k8s.io/v1/MutatingAdmissionPolicy",
-                "admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding"), kinds, "what the chart installs");
-        assertEquals(4, installed.size(), "the parameters, the policy and its two bindings: " + installed);
+                "admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding",
+                "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy",
+                "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding"), kinds, "what the chart installs");
+        assertEquals(7, installed.size(), "the parameters, the policy, the extended-resource warning and their two "
+                + "bindings each: " + installed);
 
+        assertUninstalled(helm, installed, kinds);
+        injection.awaitNotEnforced();
+        Pod after = create(apps, optedIn("after-uninstall"));
+        assertTrue(after.getSpec().getInitContainers().stream().noneMatch(c -> c.getName().equals(Pods.SIDECAR)),
+                "no injection after uninstall");
+    }
+
+    /**
+     * {@code mode=node} installs what deploy/kubernetes/node holds, in a release namespace that allows Privileged
+     * (the docs' {@code kubectl label}), and an opted-in pod gets from it what the Kustomize node mode gives; the
+     * uninstall leaves nothing.
+     */
+    @Test
+    void nodeModeInstallsTheKustomizeNodeModeAndUninstallsClean() throws Exception {
+        new Injection(API).remove();
+        String apps = API.restrictedNamespace("helm-node-apps", Map.of());
+        List<HasMetadata> kustomize = API.load(Kustomize.render(NodeModeAdmissionIT.NODE));
+        for (HasMetadata object : kustomize) {
+            API.client().resource(object).createOr(NonDeletingOperation::update);
+        }
+        Pod byKustomize = awaitNodeInjection(apps, "by-kustomize");
+        List<HasMetadata> reversed = new ArrayList<>(kustomize);
+        Collections.reverse(reversed);
+        for (HasMetadata object : reversed) {
+            if (!object.getKind().equals("Namespace")) {
+                API.client().resource(object).delete();
+            }
+        }
+        Eventually.await(Duration.ofSeconds(30), () -> tokenVolumes(API.client().pods().inNamespace(apps)
+                .resource(optedIn("probe")).dryRun().create()), n -> n == 0, "the Kustomize node mode gone");
+
+        releaseNamespace = "helm-node-agent";
+        API.client().resource(new NamespaceBuilder().withNewMetadata()
+                .withName(releaseNamespace).withLabels(Map.of("pod-security.kubernetes.io/enforce", "privileged"))
+                .endMetadata().build()).create();
+        API.addDefaultServiceAccount(releaseNamespace);
+        Helm helm = Helm.forCluster(API.kubeconfig());
+        helm.succeed("install", RELEASE, Helm.CHART.toString(), "--namespace", releaseNamespace, "--set", "mode=node");
+        Pod byHelm = awaitNodeInjection(apps, "by-helm");
+        assertEquals(byKustomize.getSpec(), byHelm.getSpec(), "the pod the chart's node-mode injection makes");
+
+        List<HasMetadata> installed = API.load(helm.succeed("get", "manifest", RELEASE, "--namespace", releaseNamespace));
+        Set<String> kinds = new TreeSet<>();
+        installed.forEach(o -> kinds.add(o.getApiVersion() + "/" + o.getKind()));
+        assertEquals(Set.of("v1/ServiceAccount", "rbac.authorization.k8s.io/v1/ClusterRole",
+                "rbac.authorization.k8s.io/v1/ClusterRoleBinding", "apps/v1/DaemonSet",
+                "admissionregistration.k8s.io/v1/MutatingAdmissionPolicy",
+                "admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding"), kinds, "what node mode installs");
+        assertUninstalled(helm, installed, kinds);
+    }
+
+    /** Creates an opted-in pod with a claim once the node-mode injection gives it the agent's token. */
+    private static Pod awaitNodeInjection(String apps, String name) {
+        Eventually.await(Duration.ofSeconds(30), () -> tokenVolumes(API.client().pods().inNamespace(apps)
+                .resource(optedIn("probe")).dryRun().create()), n -> n == 1, "the node-mode injection enforced");
+        API.warnings();
+        return create(apps, optedIn(name));
+    }
+
+    private static long tokenVolumes(Pod pod) {
+        return pod.getSpec().getVolumes().stream().filter(v -> v.getName().equals("dra-metadata-token")).count();
+    }
+
+    private void assertUninstalled(Helm helm, List<HasMetadata> installed, Set<String> kinds) throws Exception {
         helm.succeed("uninstall", RELEASE, "--namespace", releaseNamespace, "--wait");
         for (HasMetadata object : installed) {
             assertNull(API.client().resource(object).get(), object.getKind() + " " + object.getMetadata().getName());
@@ -125,9 +198,5 @@ class HelmChartInstallIT {
         }
         assertEquals(List.of(), API.client().secrets().inNamespace(releaseNamespace).withLabel("owner", "helm").list()
                 .getItems(), "Helm's release records");
-        injection.awaitNotEnforced();
-        Pod after = create(apps, optedIn("after-uninstall"));
-        assertTrue(after.getSpec().getInitContainers().stream().noneMatch(c -> c.getName().equals(Pods.SIDECAR)),
-                "no injection after uninstall");
     }
 }

@@ -53,7 +53,8 @@ class ManifestsAdmissionIT {
     void theInjectionManifestsAreAdmittedWithoutWarnings() throws Exception {
         List<HasMetadata> objects = API.load(Kustomize.render(KUBERNETES.resolve("injection")));
         assertEquals(List.of("Namespace", "ConfigMap", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding",
-                        "MutatingAdmissionPolicyBinding"),
+                        "MutatingAdmissionPolicyBinding", "ValidatingAdmissionPolicy",
+                        "ValidatingAdmissionPolicyBinding", "ValidatingAdmissionPolicyBinding"),
                 objects.stream().map(HasMetadata::getKind).toList());
         for (HasMetadata object : objects) {
             API.client().resource(object).serverSideApply();

@@ -17,6 +17,7 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.Quantity;
 import io.fabric8.kubernetes.api.model.Volume;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
@@ -318,6 +319,33 @@ class SidecarInjectionIT {
         assertEquals(List.of(EXPECTED_CLAIMS, "QUARKUS_LOG_CONSOLE_JSON_ENABLED"),
                 sidecar.getEnv().stream().map(EnvVar::getName).toList(), "the derived expected claims cannot be overridden");
         assertEquals("claims/gpu-claim", env(sidecar, EXPECTED_CLAIMS));
+    }
+
+    /**
+     * An opted-in pod that asks for an extended resource is created (with the sidecar for its claims), and the API
+     * server warns that the sidecar cannot serve that resource and that node mode can; a pod that asks for none gets
+     * no warning (every other test here).
+     */
+    @Test
+    void anOptedInPodWithExtendedResourcesIsCreatedWithAWarningThatPointsToNodeMode() {
+        Container gpu = new ContainerBuilder(app("app", "gpu")).editResources().withLimits(Map.of("example.com/gpu",
+                new Quantity("1"), "cpu", new Quantity("1")))
+                .endResources().build();
+        Container nic = new ContainerBuilder(app("side")).editResources().withLimits(Map.of("example.com/nic",
+                new Quantity("1"))).endResources().build();
+        Pod pod = optedIn(pod("extended", List.of(direct("gpu", "gpu-claim")), List.of(), List.of(gpu, nic)));
+        String expected = "dra-metadata-sidecar: the sidecar cannot serve the device metadata of extended resources "
+                + "(example.com/gpu, example.com/nic): a DRA extended resource is claimed after admission, out of the "
+                + "sidecar's view. Use node mode (deploy/kubernetes/node, or the chart with mode=node) for this pod.";
+        Eventually.await(Duration.ofSeconds(30), () -> {
+            API.client().pods().inNamespace(namespace).resource(pod).dryRun().create();
+            return API.warnings();
+        }, w -> w.stream().anyMatch(x -> x.contains("dra-metadata-sidecar:")), "the warning policy enforced");
+        Pod created = API.client().pods().inNamespace(namespace).resource(pod).create();
+        List<String> warnings = API.warnings();
+        assertEquals(1, warnings.size(), warnings.toString());
+        assertTrue(warnings.get(0).contains(expected), warnings.get(0));
+        injected(created);
     }
 
     /** Parameter changes reach admission through an informer: dry runs until one shows the change, then the pod. */

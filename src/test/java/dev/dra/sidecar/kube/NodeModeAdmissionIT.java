@@ -1,0 +1,251 @@
+package dev.dra.sidecar.kube;
+
+import static dev.dra.sidecar.kube.InjectionPods.app;
+import static dev.dra.sidecar.kube.InjectionPods.direct;
+import static dev.dra.sidecar.kube.InjectionPods.pod;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertNotNull;
+import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.Kustomize;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.NamespaceBuilder;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.ServiceAccountBuilder;
+import io.fabric8.kubernetes.api.model.Volume;
+import io.fabric8.kubernetes.api.model.VolumeMount;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Node mode's manifests (deploy/kubernetes/node) on a real API server: admitted with no warning, the agent's pod
+ * needs exactly what the docs say of Privileged and nothing else Restricted refuses, and the injection gives an
+ * opted-in pod with claims or extended resources the token and the URL, in every container, and nothing else. In
+ * sidecar mode, an opted-in pod with extended resources is created with a warning that points to node mode.
+ */
+class NodeModeAdmissionIT {
+
+    @RegisterExtension
+    static final KubeApiServerExtension API = new KubeApiServerExtension();
+
+    static final Path NODE = Path.of("deploy", "kubernetes", "node");
+    private static final String TOKEN_VOLUME = "dra-metadata-token";
+    private static final String GPU = "example.com/gpu";
+    private static String apps;
+
+    @BeforeAll
+    static void nodeMode() throws Exception {
+        // The two modes' policies share their names: the sidecar injection of another class must not be there.
+        new Injection(API).remove();
+        for (HasMetadata object : objects()) {
+            API.client().resource(object).createOr(NonDeletingOperation::update);
+        }
+        apps = API.restrictedNamespace("node-apps", Map.of());
+        Eventually.await(Duration.ofSeconds(30), () -> tokenVolume(dryRun(apps, optedIn(claimed("probe")))),
+                v -> v != null, "the node-mode injection enforced");
+        API.warnings();
+    }
+
+    /** Removes the policy and bindings (the next class applies its own), the agent's objects and not the namespace. */
+    @AfterAll
+    static void removeNodeMode() throws Exception {
+        List<HasMetadata> objects = new ArrayList<>(objects());
+        Collections.reverse(objects);
+        for (HasMetadata object : objects) {
+            if (!object.getKind().equals("Namespace")) {
+                API.client().resource(object).delete();
+            }
+        }
+    }
+
+    private static List<HasMetadata> objects() throws Exception {
+        return API.load(Kustomize.render(NODE));
+    }
+
+    private static Pod optedIn(Pod pod) {
+        return new PodBuilder(pod).editMetadata().addToLabels(Injection.OPT_IN, "true").endMetadata().build();
+    }
+
+    private static Pod claimed(String name) {
+        return InjectionPods.withClaims(name, direct("gpu", "gpu-claim"));
+    }
+
+    /** A pod with no claim whose app asks for one {@value #GPU}, as a DRA extended-resource pod does. */
+    private static Pod extendedResource(String name) {
+        Container container = new ContainerBuilder(app("app")).editResources()
+                .withLimits(Map.of(GPU, new Quantity("1"))).endResources().build();
+        return pod(name, List.of(), List.of(), List.of(container));
+    }
+
+    private static Pod dryRun(String namespace, Pod pod) {
+        return API.client().pods().inNamespace(namespace).resource(pod).dryRun().create();
+    }
+
+    private static Pod create(String namespace, Pod pod) {
+        Pod created = API.client().pods().inNamespace(namespace).resource(pod).create();
+        assertEquals(List.of(), API.warnings(), "the API server's warnings");
+        return created;
+    }
+
+    private static Volume tokenVolume(Pod pod) {
+        return pod.getSpec().getVolumes().stream().filter(v -> v.getName().equals(TOKEN_VOLUME)).findFirst().orElse(null);
+    }
+
+    private static void assertInjected(Pod created) {
+        Volume volume = tokenVolume(created);
+        assertNotNull(volume, "the token volume");
+        var token = volume.getProjected().getSources().get(0).getServiceAccountToken();
+        assertEquals("dra-metadata-sidecar", token.getAudience());
+        assertEquals("token", token.getPath());
+        assertEquals(3600L, token.getExpirationSeconds());
+        List<Container> containers = new ArrayList<>(created.getSpec().getInitContainers());
+        containers.addAll(created.getSpec().getContainers());
+        for (Container container : containers) {
+            VolumeMount mount = container.getVolumeMounts().stream().filter(m -> m.getName().equals(TOKEN_VOLUME))
+                    .findFirst().orElseThrow(() -> new AssertionError("no token mount in " + container.getName()));
+            assertEquals("/var/run/secrets/dra-metadata", mount.getMountPath());
+            assertTrue(mount.getReadOnly(), container.getName());
+            EnvVar host = env(container, "DRA_METADATA_HOST");
+            assertEquals("status.hostIP", host.getValueFrom().getFieldRef().getFieldPath(), container.getName());
+            assertEquals("http://$(DRA_METADATA_HOST):8089", env(container, "DRA_METADATA_URL").getValue());
+            List<String> names = container.getEnv().stream().map(EnvVar::getName).toList();
+            assertTrue(names.indexOf("DRA_METADATA_HOST") < names.indexOf("DRA_METADATA_URL"),
+                    "the URL refers to the host defined before it: " + names);
+        }
+        assertEquals(List.of(), containers.stream().map(Container::getName).filter(n -> n.equals(Pods.SIDECAR)).toList(),
+                "no container added");
+    }
+
+    private static EnvVar env(Container container, String name) {
+        return container.getEnv().stream().filter(e -> e.getName().equals(name)).findFirst().orElse(null);
+    }
+
+    private static void assertNotInjected(Pod submitted, Pod created) {
+        assertNull(tokenVolume(created), "no token volume");
+        Injection.assertUnchanged(submitted, created);
+        created.getSpec().getContainers().forEach(c -> assertNull(env(c, "DRA_METADATA_URL"), c.getName()));
+    }
+
+    @Test
+    void anOptedInPodWithClaimsGetsTheTokenAndTheUrlInEveryContainerKeepingItsOwn() {
+        Container setup = new ContainerBuilder(app("setup", "gpu")).addNewEnv().withName("OWN").withValue("1").endEnv()
+                .build();
+        Container main = new ContainerBuilder(app("main", "gpu")).addNewVolumeMount().withName("scratch")
+                .withMountPath("/scratch").endVolumeMount().build();
+        Pod pod = new PodBuilder(pod("claims", List.of(direct("gpu", "gpu-claim")), List.of(setup), List.of(main)))
+                .editSpec().addNewVolume().withName("scratch").withNewEmptyDir().endEmptyDir().endVolume().endSpec()
+                .build();
+        Pod created = create(apps, optedIn(pod));
+        assertInjected(created);
+        assertEquals("OWN", created.getSpec().getInitContainers().get(0).getEnv().get(0).getName(), "its own env first");
+        assertTrue(created.getSpec().getContainers().get(0).getVolumeMounts().stream()
+                .anyMatch(m -> m.getName().equals("scratch")), "its own mount kept");
+        assertEquals(List.of("scratch", TOKEN_VOLUME), created.getSpec().getVolumes().stream().map(Volume::getName)
+                .toList(), "its own volume kept, one added");
+    }
+
+    /** The opt-in label, not the claims list: a pod whose only device is an extended resource opts in too. */
+    @Test
+    void anOptedInExtendedResourcePodWithoutClaimsGetsTheTokenAndTheUrl() {
+        assertInjected(create(apps, optedIn(extendedResource("extended"))));
+    }
+
+    @Test
+    void aNamespaceOptsInItsPods() {
+        String namespace = API.restrictedNamespace("node-opted-in", Map.of(Injection.OPT_IN, "true"));
+        assertInjected(create(namespace, extendedResource("by-namespace")));
+    }
+
+    @Test
+    void podsThatDoNotOptInOrNeedNothingStayAsTheyAre() {
+        Pod notOptedIn = claimed("not-opted-in");
+        assertNotInjected(notOptedIn, create(apps, notOptedIn));
+        Container cpuOnly = new ContainerBuilder(app("app")).editResources()
+                .withLimits(Map.of("cpu", new Quantity("1"), "hugepages-2Mi", new Quantity("2Mi"), "memory",
+                        new Quantity("2Mi"))).endResources().build();
+        Pod noDevice = optedIn(pod("no-device", List.of(), List.of(), List.of(cpuOnly)));
+        assertNotInjected(noDevice, create(apps, noDevice));
+        Pod optedOut = new PodBuilder(optedIn(claimed("opted-out"))).editMetadata()
+                .addToAnnotations(Injection.OPT_IN, "false").endMetadata().build();
+        assertNotInjected(optedOut, create(apps, optedOut));
+    }
+
+    /** The agent refuses hostNetwork pods (peer-not-allowed): the injection gives them nothing to call it with. */
+    @Test
+    void aHostNetworkPodGetsNothing() {
+        String namespace = "node-host-network";
+        API.client().resource(new NamespaceBuilder().withNewMetadata().withName(namespace).endMetadata().build())
+                .createOr(NonDeletingOperation::update);
+        if (API.client().serviceAccounts().inNamespace(namespace).withName("default").get() == null) {
+            API.addDefaultServiceAccount(namespace);
+        }
+        Pod pod = new PodBuilder(optedIn(claimed("host-network"))).editSpec().withHostNetwork(true).endSpec().build();
+        assertNotInjected(pod, dryRun(namespace, pod));
+    }
+
+    /**
+     * The docs: the agent's namespace enforces Privileged because of hostNetwork and hostPath volumes, and the agent
+     * meets everything else Restricted asks. Its pod is admitted there with no warning; under Restricted it is
+     * refused for exactly those reasons (host ports come with hostNetwork) and no other.
+     */
+    @Test
+    void theAgentNeedsPrivilegedForHostNetworkAndHostPathOnly() throws Exception {
+        DaemonSet agent = objects().stream().filter(DaemonSet.class::isInstance).map(DaemonSet.class::cast)
+                .findFirst().orElseThrow();
+        Pod pod = new PodBuilder().withNewMetadataLike(agent.getSpec().getTemplate().getMetadata())
+                .withGenerateName("agent-").endMetadata().withSpec(agent.getSpec().getTemplate().getSpec()).build();
+        Pod admitted = create(agent.getMetadata().getNamespace(), pod);
+        assertNotNull(admitted.getMetadata().getName());
+
+        String restricted = API.restrictedNamespace("agent-restricted", Map.of());
+        API.client().serviceAccounts().inNamespace(restricted).resource(new ServiceAccountBuilder().withNewMetadata()
+                .withName(pod.getSpec().getServiceAccountName()).endMetadata().build()).create();
+        KubernetesClientException e = assertThrows(KubernetesClientException.class,
+                () -> API.client().pods().inNamespace(restricted).resource(pod).create());
+        API.warnings();
+        assertEquals(403, e.getCode(), e.getMessage());
+        String reasons = e.getMessage().replaceAll("(?s)^.*?violates PodSecurity \"restricted:latest\": ", "")
+                .replaceAll("(?s)\\..*", "");
+        assertEquals("host namespaces (hostNetwork=true), hostPort (container \"agent\" uses hostPorts 8089, 9000), "
+                + "restricted volume types (volumes \"cdi\", \"host-0\" use restricted volume type \"hostPath\")",
+                reasons, e.getMessage());
+    }
+
+    /** Every object applies with no warning, and the ServiceAccount may do what the agent needs and nothing more. */
+    @Test
+    void theManifestsApplyWithoutWarningsAndGrantOnlyPodsAndTokenReviews() throws Exception {
+        for (HasMetadata object : objects()) {
+            API.client().resource(object).forceConflicts().serverSideApply();
+        }
+        assertEquals(List.of(), API.warnings());
+        String agent = "system:serviceaccount:dra-metadata-node:dra-metadata-sidecar";
+        for (String verb : List.of("get", "list", "watch")) {
+            assertTrue(Access.allowed(API, agent, verb, "", "pods"), verb + " pods");
+        }
+        assertTrue(Access.allowed(API, agent, "create", "authentication.k8s.io", "tokenreviews"));
+        for (String[] denied : new String[][] {{"create", "", "pods"}, {"delete", "", "pods"}, {"get", "", "secrets"},
+                {"get", "", "configmaps"}, {"get", "resource.k8s.io", "resourceclaims"}, {"create", "", "pods/exec"},
+                {"create", "", "serviceaccounts/token"}, {"patch", "", "nodes"}}) {
+            assertTrue(!Access.allowed(API, agent, denied[0], denied[1], denied[2]), String.join(" ", denied));
+        }
+    }
+}

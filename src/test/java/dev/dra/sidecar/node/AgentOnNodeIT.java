@@ -1,0 +1,227 @@
+package dev.dra.sidecar.node;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.GoOracle;
+import io.fabric8.kubernetes.api.model.Pod;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.MethodOrderer;
+import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.RegisterExtension;
+
+/**
+ * Node mode as shipped (deploy/kubernetes/node) on the real node: in two namespaces that enforce Restricted, a pod
+ * with a direct claim, one with a template claim and one with an extended-resource request (a DeviceClass with
+ * {@code extendedResourceName}, no claim in the pod spec) each read their own metadata from their app container
+ * through the agent, with the very first line of the app (the first-ask race: the agent may not have heard of the
+ * pod yet), equal to what the Go reader decodes from the driver's file on the host. A replacement by rename on the
+ * host is served (nothing is detached in node mode), and once the agent's pod is replaced the pods are answered
+ * again.
+ */
+@TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+class AgentOnNodeIT {
+
+    @RegisterExtension
+    static final KubeNodeExtension NODE = new KubeNodeExtension();
+    static final NodePods PODS = new NodePods(NODE);
+    static final Duration PROPAGATION = Duration.ofSeconds(30);
+    static final String GPU = "example.com/gpu";
+    private static GoOracle oracle;
+    private static NodeAgent agent;
+    /** Per namespace: the direct, template and extended pods once their app runs. */
+    private static final Map<String, List<Pod>> PODS_BY_NAMESPACE = new LinkedHashMap<>();
+
+    @BeforeAll
+    static void deployNodeModeAndThePods() throws Exception {
+        oracle = GoOracle.start();
+        agent = NodeAgent.deploy(NODE);
+        extendedResourceClass(NODE);
+        List<Pod> submitted = new ArrayList<>();
+        for (String prefix : List.of("agent-a", "agent-b")) {
+            String namespace = NODE.restrictedNamespace(prefix, NodeAgent.optIn());
+            claims(NODE, namespace);
+            List<Pod> pods = List.of(
+                    NodeAgent.app(NODE, namespace, "direct", "{claims: [{name: gpu}]}",
+                            "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", NodeAgent.ask("/claims/gpu-claim/gpu")),
+                    NodeAgent.app(NODE, namespace, "template", "{claims: [{name: my-gpu}]}",
+                            "resourceClaims: [{name: my-gpu, resourceClaimTemplateName: gpu-template}]",
+                            NodeAgent.ask("/template-claims/my-gpu/gpu")),
+                    NodeAgent.app(NODE, namespace, "extended", "{limits: {" + GPU + ": \"1\"}}", "",
+                            NodeAgent.ask("/extended-resources/app/" + GPU)));
+            for (Pod pod : pods) {
+                submitted.add(NODE.client().resource(pod).create());
+            }
+            PODS_BY_NAMESPACE.put(namespace, new ArrayList<>());
+        }
+        for (Pod pod : submitted) {
+            PODS_BY_NAMESPACE.get(pod.getMetadata().getNamespace()).add(PODS.awaitAppRunning(pod));
+        }
+    }
+
+    @AfterAll
+    static void removeNodeMode() throws Exception {
+        if (oracle != null) {
+            oracle.close();
+        }
+        for (String namespace : PODS_BY_NAMESPACE.keySet()) {
+            NODE.client().namespaces().withName(namespace).delete();
+        }
+        if (agent != null) {
+            agent.remove();
+        }
+        NODE.client().resource(NODE.load(EXTENDED_CLASS).get(0)).delete();
+    }
+
+    /** Selects the test driver's devices for pods that ask for {@value #GPU} without a claim. */
+    static final String EXTENDED_CLASS = """
+            apiVersion: resource.k8s.io/v1
+            kind: DeviceClass
+            metadata: {name: extended-gpu.example.com}
+            spec:
+              extendedResourceName: example.com/gpu
+              selectors:
+                - cel: {expression: 'device.driver == "test-driver.cdi.k8s.io"'}
+            """;
+
+    static void extendedResourceClass(KubeNodeExtension node) {
+        node.client().resource(node.load(EXTENDED_CLASS).get(0)).createOr(
+                io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
+    }
+
+    /** The namespace's ResourceClaim gpu-claim (the same name in both namespaces) and ResourceClaimTemplate. */
+    static void claims(KubeNodeExtension node, String namespace) {
+        node.load("""
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaim
+                metadata: {name: gpu-claim}
+                spec:
+                  devices:
+                    requests:
+                      - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
+                ---
+                apiVersion: resource.k8s.io/v1
+                kind: ResourceClaimTemplate
+                metadata: {name: gpu-template}
+                spec:
+                  spec:
+                    devices:
+                      requests:
+                        - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
+                """).forEach(o -> node.client().resource(o).inNamespace(namespace).create());
+    }
+
+    /** The pod's claim and request whose file the app reads: by its spec, or mapped in its status. */
+    static String[] claimAndRequest(Pod pod) {
+        return switch (pod.getMetadata().getName()) {
+            case "direct" -> new String[] {"gpu-claim", "gpu"};
+            case "template" -> new String[] {NodePods.generatedClaim(pod, "my-gpu"), "gpu"};
+            default -> {
+                var status = pod.getStatus().getExtendedResourceClaimStatus();
+                yield new String[] {status.getResourceClaimName(), status.getRequestMappings().stream()
+                        .filter(m -> m.getContainerName().equals("app") && m.getResourceName().equals(GPU))
+                        .findFirst().orElseThrow().getRequestName()};
+            }
+        };
+    }
+
+    private static JsonNode goDecode(Pod pod, boolean withGeneration) throws Exception {
+        String[] claim = claimAndRequest(pod);
+        Path file = PODS.hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]);
+        JsonNode answer = oracle.decode(Files.readAllBytes(file));
+        assertTrue(answer.get("ok").asBoolean(), "the Go reader decodes " + file + ": " + answer);
+        ObjectNode object = answer.get("object").deepCopy();
+        if (!withGeneration) {
+            ((ObjectNode) object.get("metadata")).remove("generation");
+        }
+        return object;
+    }
+
+    private static JsonNode asGoSeesIt(String served) throws Exception {
+        JsonNode answer = oracle.canonical(GoOracle.JSON.readTree(served));
+        assertTrue(answer.get("ok").asBoolean(), "Go reads the agent's answer strictly: " + answer + "\n" + served);
+        return answer.get("object");
+    }
+
+    /** The body the agent gives {@code pod}'s app container for {@code route}, asked with the pod's own token. */
+    static String askFrom(Pod pod, String route) throws Exception {
+        return PODS.exec(pod, NodePods.APP, "sh", "-c", NodeAgent.ask(route));
+    }
+
+    private static String route(Pod pod) {
+        return switch (pod.getMetadata().getName()) {
+            case "direct" -> "/claims/gpu-claim/gpu";
+            case "template" -> "/template-claims/my-gpu/gpu";
+            default -> "/extended-resources/app/" + GPU;
+        };
+    }
+
+    @Test
+    @Order(1)
+    void everyPodsFirstRequestGetsItsOwnMetadataAsTheGoReaderDecodesTheHostFile() throws Exception {
+        List<String> claimsSeen = new ArrayList<>();
+        for (List<Pod> pods : PODS_BY_NAMESPACE.values()) {
+            for (Pod pod : pods) {
+                String first = PODS.awaitLog(pod, NodePods.APP, 1).get(0).text();
+                String where = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
+                JsonNode served = asGoSeesIt(first);
+                assertEquals(goDecode(pod, false), served, where + ": the app's first line, " + route(pod));
+                assertEquals(pod.getMetadata().getNamespace(), served.at("/metadata/namespace").asText(), where);
+                claimsSeen.add(served.at("/metadata/uid").asText());
+            }
+        }
+        assertEquals(claimsSeen.size(), claimsSeen.stream().distinct().count(),
+                "six pods, six claims: the namesake gpu-claim of the other namespace is never served: " + claimsSeen);
+    }
+
+    @Test
+    @Order(2)
+    void aReplacementByRenameOnTheHostIsServed() throws Exception {
+        Pod pod = PODS_BY_NAMESPACE.values().iterator().next().get(0);
+        String[] claim = claimAndRequest(pod);
+        Path file = PODS.hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]);
+        ObjectNode stream = (ObjectNode) GoOracle.JSON.readTree(Files.readAllBytes(file));
+        long generation = stream.at("/metadata/generation").asLong() + 1;
+        ((ObjectNode) stream.get("metadata")).put("generation", generation);
+        Path next = file.resolveSibling(".metadata.json.tmp");
+        Files.write(next, GoOracle.JSON.writeValueAsBytes(stream));
+        Files.move(next, file, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
+        String driver = NODE.node().env.get("driver");
+        String served = Eventually.await(PROPAGATION, () -> {
+            try {
+                return askFrom(pod, "/claims/gpu-claim/gpu/drivers/" + driver);
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, body -> body.contains("\"generation\":" + generation), "the renamed file served");
+        assertEquals(goDecode(pod, true), asGoSeesIt(served), "the new file, as Go decodes it");
+    }
+
+    @Test
+    @Order(3)
+    void onceTheAgentIsReplacedThePodsAreAnsweredAgain() throws Exception {
+        long started = System.nanoTime();
+        agent.restart();
+        System.err.printf("[node] agent replaced and ready in %d ms%n", (System.nanoTime() - started) / 1_000_000);
+        for (List<Pod> pods : PODS_BY_NAMESPACE.values()) {
+            for (Pod pod : pods) {
+                assertEquals(goDecode(pod, false), asGoSeesIt(askFrom(pod, route(pod))),
+                        pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + " after the restart");
+            }
+        }
+    }
+}

@@ -1,0 +1,156 @@
+package dev.dra.sidecar.node;
+
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.Kustomize;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.apps.DaemonSet;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Node mode as deploy/kubernetes/node ships it, on the real node: the agent's DaemonSet with the image imported into
+ * the node (pulled never), its RBAC and the node-mode injection. The sidecar injection another class may have left
+ * is removed first (both modes' policies carry the same names), and {@link #remove()} takes the injection away
+ * again so that the next class starts from nothing.
+ */
+final class NodeAgent {
+
+    static final Path DIR = Path.of("deploy/kubernetes/node");
+    static final String OPT_IN = "dra-metadata-sidecar.dra.dev/inject";
+    static final String TOKEN = "/var/run/secrets/dra-metadata/token";
+    private static final Duration READY = Duration.ofSeconds(120);
+
+    private final KubeNodeExtension node;
+    final String namespace;
+
+    private NodeAgent(KubeNodeExtension node, String namespace) {
+        this.node = node;
+        this.namespace = namespace;
+    }
+
+    /** Applies node mode (creating or updating each object) and waits until the agent's pod is ready. */
+    static NodeAgent deploy(KubeNodeExtension node) throws Exception {
+        for (HasMetadata object : reversed(node.load(Kustomize.render(Path.of("deploy/kubernetes/injection"))))) {
+            if (!(object instanceof Namespace)) {
+                node.client().resource(object).delete();
+            }
+        }
+        String namespace = null;
+        for (HasMetadata object : node.load(Kustomize.render(DIR))) {
+            if (object instanceof DaemonSet daemonSet) {
+                namespace = daemonSet.getMetadata().getNamespace();
+                for (Container container : daemonSet.getSpec().getTemplate().getSpec().getContainers()) {
+                    container.setImage(node.sidecarImage());
+                    container.setImagePullPolicy("Never");
+                }
+            }
+            node.client().resource(object).createOr(NonDeletingOperation::update);
+        }
+        NodeAgent agent = new NodeAgent(node, namespace);
+        agent.awaitReady(null);
+        return agent;
+    }
+
+    /** Deletes the node-mode injection and the agent (not its namespace): pods made later get nothing. */
+    void remove() throws Exception {
+        for (HasMetadata object : reversed(node.load(Kustomize.render(DIR)))) {
+            if (!(object instanceof Namespace)) {
+                node.client().resource(object).inNamespace(object.getMetadata().getNamespace()).delete();
+            }
+        }
+    }
+
+    private static List<HasMetadata> reversed(List<HasMetadata> objects) {
+        List<HasMetadata> copy = new ArrayList<>(objects);
+        Collections.reverse(copy);
+        return copy;
+    }
+
+    /** The agent's pod once it is ready, and is not {@code not} (the name of a pod that was deleted). */
+    Pod awaitReady(String not) {
+        return Eventually.await(READY, () -> node.client().pods().inNamespace(namespace).list().getItems(),
+                pods -> pods.size() == 1 && !pods.get(0).getMetadata().getName().equals(not) && ready(pods.get(0)),
+                "the agent's pod ready").get(0);
+    }
+
+    Pod pod() {
+        return node.client().pods().inNamespace(namespace).list().getItems().get(0);
+    }
+
+    private static boolean ready(Pod pod) {
+        return pod.getStatus() != null && pod.getStatus().getConditions().stream()
+                .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
+    }
+
+    /** Deletes the agent's pod; the DaemonSet makes a new one. Returns it once ready. */
+    Pod restart() {
+        Pod old = pod();
+        node.client().resource(old).withGracePeriod(1).delete();
+        return awaitReady(old.getMetadata().getName());
+    }
+
+    /** The agent container's memory cgroup directory on the host (cgroup v1). */
+    Path memoryCgroup(NodePods pods) throws Exception {
+        String id = NodePods.status(pod(), "agent").getContainerID().replaceFirst("^containerd://", "");
+        String memory = Files.readAllLines(Path.of("/proc", Long.toString(pods.hostPid(id)), "cgroup")).stream()
+                .filter(line -> line.split(":")[1].equals("memory")).findFirst().orElseThrow().split(":", 3)[2];
+        return Path.of("/sys/fs/cgroup/memory" + memory);
+    }
+
+    /**
+     * An app pod (Restricted, the app image, opted in) whose container {@code app} runs {@code script} with sh and
+     * then sleeps; {@code spec} is YAML spliced into the pod's spec (claims, resources).
+     */
+    static Pod app(KubeNodeExtension node, String namespace, String name, String resources, String claims,
+            String script) {
+        String yaml = """
+                apiVersion: v1
+                kind: Pod
+                metadata:
+                  name: %s
+                  namespace: %s
+                  labels: {%s: "true"}
+                spec:
+                  terminationGracePeriodSeconds: 1
+                  automountServiceAccountToken: false
+                  securityContext:
+                    runAsNonRoot: true
+                    runAsUser: 1001
+                    seccompProfile: {type: RuntimeDefault}
+                %s
+                  containers:
+                    - name: app
+                      image: %s
+                      imagePullPolicy: Never
+                      command: ["sh", "-c", %s]
+                      resources: %s
+                      securityContext:
+                        allowPrivilegeEscalation: false
+                        capabilities: {drop: [ALL]}
+                """.formatted(name, namespace, OPT_IN, claims.indent(2).stripTrailing(), node.appImage(),
+                json(script + "\nexec sleep 3600"), resources);
+        return (Pod) node.load(yaml).get(0);
+    }
+
+    /** A shell line that asks the agent for {@code route} with the pod's token: the body, then a line break. */
+    static String ask(String route) {
+        return "curl -s -H \"Authorization: Bearer $(cat " + TOKEN + ")\" \"$DRA_METADATA_URL" + route + "\"; echo";
+    }
+
+    private static String json(String text) {
+        return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
+    }
+
+    static Map<String, String> optIn() {
+        return Map.of(OPT_IN, "true");
+    }
+}
