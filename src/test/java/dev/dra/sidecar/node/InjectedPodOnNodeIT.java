@@ -6,14 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dra.sidecar.testsupport.GoOracle;
-import dev.dra.sidecar.testsupport.Kustomize;
-import io.fabric8.kubernetes.api.model.ConfigMap;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -32,18 +27,12 @@ class InjectedPodOnNodeIT {
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
     private static final NodePods PODS = new NodePods(NODE);
-    private static final String OPT_IN = "dra-metadata-sidecar.dra.dev/inject";
     private static GoOracle oracle;
 
     @BeforeAll
     static void applyTheInjection() throws Exception {
         oracle = GoOracle.start();
-        for (HasMetadata object : NODE.load(Kustomize.render(Path.of("deploy/kubernetes/injection")))) {
-            if (object instanceof ConfigMap parameters) {
-                parameters.getData().put("image", NODE.sidecarImage());
-            }
-            NODE.client().resource(object).createOr(NonDeletingOperation::update);
-        }
+        PODS.applyInjection();
     }
 
     @AfterAll
@@ -114,7 +103,7 @@ class InjectedPodOnNodeIT {
 
     @Test
     void anOptedInPodGetsTheSidecarAndItsAppReadsEveryRequestAsGoDecodesIt() throws Exception {
-        String namespace = NODE.restrictedNamespace("injected", Map.of(OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("injected", Map.of(NodePods.OPT_IN, "true"));
         claims(namespace);
         Pod pod = app(namespace, "injected", "for p in claims/pair/a claims/pair/b template-claims/own/gpu; do "
                 + "curl -fsS localhost:8089/$p; echo; done");
