@@ -27,7 +27,6 @@ class InjectedPodOnNodeIT {
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
     private static final NodePods PODS = new NodePods(NODE);
-    private static final String OPT_IN = "dra-metadata-sidecar.dra.dev/inject";
     private static GoOracle oracle;
 
     @BeforeAll
@@ -104,7 +103,7 @@ class InjectedPodOnNodeIT {
 
     @Test
     void anOptedInPodGetsTheSidecarAndItsAppReadsEveryRequestAsGoDecodesIt() throws Exception {
-        String namespace = NODE.restrictedNamespace("injected", Map.of(OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("injected", Map.of(NodePods.OPT_IN, "true"));
         claims(namespace);
         Pod pod = app(namespace, "injected", "for p in claims/pair/a claims/pair/b template-claims/own/gpu; do "
                 + "curl -fsS localhost:8089/$p; echo; done");

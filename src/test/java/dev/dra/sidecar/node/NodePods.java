@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.Kustomize;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -12,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
@@ -29,6 +31,9 @@ final class NodePods {
     static final String APP = "app";
     static final Duration POD_START = Duration.ofSeconds(90);
     static final Path BASE = Path.of("deploy/kubernetes/base");
+    static final Path INJECTION = Path.of("deploy/kubernetes/injection");
+    /** The label by which a namespace or pod opts in to deploy/kubernetes/injection. */
+    static final String OPT_IN = "dra-metadata-sidecar.dra.dev/inject";
 
     private final KubeNodeExtension node;
 
@@ -70,6 +75,16 @@ final class NodePods {
                 .withSpec(deployment.getSpec().getTemplate().getSpec()).build();
         useNodeImages(pod.getSpec());
         return pod;
+    }
+
+    /** deploy/kubernetes/injection applied as shipped, its ConfigMap naming the sidecar image imported into the node. */
+    void applyInjection() throws Exception {
+        for (HasMetadata object : node.load(Kustomize.render(INJECTION))) {
+            if (object instanceof ConfigMap parameters) {
+                parameters.getData().put("image", node.sidecarImage());
+            }
+            node.client().resource(object).createOr(NonDeletingOperation::update);
+        }
     }
 
     static Container container(Pod pod, String name) {
