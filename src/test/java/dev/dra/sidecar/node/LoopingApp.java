@@ -29,7 +29,6 @@ import java.util.concurrent.CopyOnWriteArrayList;
  */
 final class LoopingApp implements AutoCloseable {
 
-    static final String OPT_IN = "dra-metadata-sidecar.dra.dev/inject";
     static final Path SCRIPT = KubeNode.SCRIPTS.resolve("app-answers.py");
     static final int GETS_PER_SECOND = 20;
 
@@ -69,7 +68,7 @@ final class LoopingApp implements AutoCloseable {
     static LoopingApp start(KubeNodeExtension node, String prefix) throws Exception {
         NodePods pods = new NodePods(node);
         pods.applyInjection();
-        String namespace = node.restrictedNamespace(prefix, Map.of(OPT_IN, "true"));
+        String namespace = node.restrictedNamespace(prefix, Map.of(NodePods.OPT_IN, "true"));
         node.load("""
                 apiVersion: resource.k8s.io/v1
                 kind: ResourceClaim

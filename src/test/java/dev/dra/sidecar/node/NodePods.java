@@ -77,7 +77,10 @@ final class NodePods {
         return pod;
     }
 
-    /** deploy/kubernetes/injection applied as shipped, its ConfigMap naming the sidecar image imported into the node. */
+    /**
+     * deploy/kubernetes/injection applied as shipped (its ConfigMap names the sidecar image imported into the node), or
+     * again (an update).
+     */
     void applyInjection() throws Exception {
         for (HasMetadata object : node.load(Kustomize.render(INJECTION))) {
             if (object instanceof ConfigMap parameters) {
@@ -96,19 +99,6 @@ final class NodePods {
         for (Container container : Stream.concat(spec.getInitContainers().stream(), spec.getContainers().stream()).toList()) {
             container.setImage(SIDECAR.equals(container.getName()) ? node.sidecarImage() : node.appImage());
             container.setImagePullPolicy("Never");
-        }
-    }
-
-    /**
-     * deploy/kubernetes/injection applied as shipped (its ConfigMap names the image imported into the node), or again
-     * (an update).
-     */
-    void applyInjection() throws Exception {
-        for (HasMetadata object : node.load(Kustomize.render(Path.of("deploy/kubernetes/injection")))) {
-            if (object instanceof io.fabric8.kubernetes.api.model.ConfigMap parameters) {
-                parameters.getData().put("image", node.sidecarImage());
-            }
-            node.client().resource(object).createOr(io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
         }
     }
 

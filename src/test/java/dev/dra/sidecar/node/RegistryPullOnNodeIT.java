@@ -42,7 +42,6 @@ class RegistryPullOnNodeIT {
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
     private static final NodePods PODS = new NodePods(NODE);
-    private static final String OPT_IN = "dra-metadata-sidecar.dra.dev/inject";
     private static final String SECRET = "registry-credentials";
     private static final Path STATE = Path.of("target/registry-pull");
     private static TestRegistry registry;
@@ -118,7 +117,7 @@ class RegistryPullOnNodeIT {
 
     @Test
     void theInjectedSidecarIsPulledByDigestWithTheAppPodsSecretAndServesItsClaims() throws Exception {
-        String namespace = NODE.restrictedNamespace("pulled", Map.of(OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("pulled", Map.of(NodePods.OPT_IN, "true"));
         NODE.client().resource(new SecretBuilder().withNewMetadata().withName(SECRET).endMetadata()
                 .withType("kubernetes.io/dockerconfigjson")
                 .withData(Map.of(".dockerconfigjson", Base64.getEncoder().encodeToString(
@@ -151,7 +150,7 @@ class RegistryPullOnNodeIT {
 
     @Test
     void aPodWithoutTheSecretCannotPullTheSidecarAndSaysSo() throws Exception {
-        String namespace = NODE.restrictedNamespace("unauthorized", Map.of(OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("unauthorized", Map.of(NodePods.OPT_IN, "true"));
         app(namespace, "unauthorized", false);
         Event failed = awaitEvent(namespace, "unauthorized", "Failed", "Failed to pull image");
         System.err.println("the event of a pull without the secret: " + failed.getReason() + ": " + failed.getMessage());
