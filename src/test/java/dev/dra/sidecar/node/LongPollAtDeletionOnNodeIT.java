@@ -66,7 +66,9 @@ class LongPollAtDeletionOnNodeIT {
             assertEquals("first status: HTTP/1.1 200 OK", before.get(0).text(), "the sidecar answered the poller");
             String etag = before.get(2).text().replaceFirst("^waiting, lastEtag ", "");
             assertTrue(etag.startsWith("\""), "the poller waits with the ETag it got: " + before);
-            Thread.sleep(1000);   // well inside the poll's 300 s: it is waiting now
+            // The poller has logged that it is about to wait; the sidecar's gauge says when its request arrived.
+            Eventually.await(NodePods.POD_START, () -> waiters(running), "dra_long_poll_waiters 1.0"::equals,
+                    "the sidecar's gauge counting the poller's long poll");
 
             NODE.client().resource(running).delete();
             Pod ended = Eventually.await(Duration.ofSeconds(60), () -> PODS.get(running), p -> terminated(p, NodePods.APP)
@@ -101,6 +103,19 @@ class LongPollAtDeletionOnNodeIT {
             });
         }
         Eventually.await(Duration.ofSeconds(60), () -> PODS.get(pod), p -> p == null, "the pod gone");
+    }
+
+    /** The sidecar's gauge line of waiting long polls, scraped from inside the pod (its network namespace). */
+    private static String waiters(Pod pod) {
+        try {
+            return PODS.exec(pod, NodePods.APP, "curl", "-fsS", "localhost:9000/q/metrics").lines()
+                    .filter(l -> l.startsWith("dra_long_poll_waiters ")).findFirst().orElse("no dra_long_poll_waiters");
+        } catch (java.io.IOException e) {
+            throw new java.io.UncheckedIOException(e);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("interrupted", e);
+        }
     }
 
     private static boolean terminated(Pod pod, String container) {
