@@ -66,9 +66,9 @@ class CdiSpecStoreTest {
 
             SortedMap<String, ClaimEntry> own = new TreeMap<>(Map.of("gpu", a));
             MetadataSnapshot view = ClaimScopes.view(claims.sequence(), Map.of(ClaimKind.CLAIM, own));
-            assertEquals("{\"claims\":[{\"name\":\"gpu\",\"requests\":[\"r\"]}]}\n",
+            assertEquals("{\"claims\":[{\"name\":\"gpu\",\"requests\":[\"r\"]}],\"devices\":\"/devices\"}\n",
                     new String(view.claims(ClaimKind.CLAIM).index().body(), StandardCharsets.UTF_8));
-            assertEquals("{\"claims\":[]}\n",
+            assertEquals("{\"claims\":[],\"devices\":\"/devices\"}\n",
                     new String(view.claims(ClaimKind.TEMPLATE_CLAIM).index().body(), StandardCharsets.UTF_8));
 
             // The v0.37 helper replaces a file by rename: on the host that is simply the new file.
