@@ -62,14 +62,41 @@ final class NodeAgent {
         }
         NodeAgent agent = new NodeAgent(node, namespace);
         agent.awaitReady(null);
+        agent.awaitInjecting();
         return agent;
     }
 
-    /** Deletes the node-mode injection and the agent (not its namespace): pods made later get nothing. */
+    /**
+     * Waits until admission injects node mode into an opted-in pod (a dry run): a policy just created or replaced is
+     * enforced only once the API server's admission has seen it, and pods made before that would get nothing.
+     */
+    private void awaitInjecting() {
+        Pod probe = app(node, namespace, "injection-probe", "{claims: [{name: gpu}]}",
+                "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", "true");
+        Eventually.await(READY, () -> node.client().resource(probe).dryRun().create(),
+                pod -> pod.getSpec().getContainers().get(0).getEnv().stream()
+                        .anyMatch(env -> env.getName().equals("DRA_METADATA_URL")),
+                "the node-mode injection enforced");
+    }
+
+    /**
+     * Deletes the node-mode injection and the agent (not its namespace): pods made later get nothing. The agent's log
+     * is kept first in target/kube-node (the node's own logs go with the node).
+     */
     void remove() throws Exception {
+        for (Pod pod : node.client().pods().inNamespace(namespace).list().getItems()) {
+            Path log = Path.of("target/kube-node", "agent-" + pod.getMetadata().getName() + ".log");
+            try {
+                Files.writeString(log, node.client().pods().inNamespace(namespace)
+                        .withName(pod.getMetadata().getName()).inContainer("agent").getLog());
+            } catch (RuntimeException e) {
+                System.err.println("[node] the agent's log could not be kept: " + e.getMessage());
+            }
+        }
         for (HasMetadata object : reversed(node.load(Kustomize.render(DIR)))) {
             if (!(object instanceof Namespace)) {
-                node.client().resource(object).inNamespace(object.getMetadata().getNamespace()).delete();
+                // Cluster-scoped objects (the policies, the RBAC) have no namespace to name.
+                node.client().resource(object).delete();
             }
         }
     }
