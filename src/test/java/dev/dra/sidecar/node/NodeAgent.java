@@ -99,6 +99,10 @@ final class NodeAgent {
                 node.client().resource(object).delete();
             }
         }
+        // The DaemonSet's pod outlives it until the garbage collector deletes it, still ready for a while: the next
+        // class's deploy would take it for its own agent and then lose it.
+        Eventually.await(READY, () -> node.client().pods().inNamespace(namespace).list().getItems(), List::isEmpty,
+                "the agent's pod gone");
     }
 
     private static List<HasMetadata> reversed(List<HasMetadata> objects) {
@@ -110,7 +114,8 @@ final class NodeAgent {
     /** The agent's pod once it is ready, and is not {@code not} (the name of a pod that was deleted). */
     Pod awaitReady(String not) {
         return Eventually.await(READY, () -> node.client().pods().inNamespace(namespace).list().getItems(),
-                pods -> pods.size() == 1 && !pods.get(0).getMetadata().getName().equals(not) && ready(pods.get(0)),
+                pods -> pods.size() == 1 && !pods.get(0).getMetadata().getName().equals(not) && ready(pods.get(0))
+                        && pods.get(0).getMetadata().getDeletionTimestamp() == null,
                 "the agent's pod ready").get(0);
     }
 
