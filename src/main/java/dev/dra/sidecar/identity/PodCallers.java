@@ -21,6 +21,9 @@ public final class PodCallers implements AutoCloseable {
 
     private static final long FRESH_SPACING_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final String BEARER = "bearer ";
+    private static final long ADDRESS_POLL_MILLIS = 100;
+    /** How many times a pod without an address is looked at again: 10 s in all. */
+    private static final int ADDRESS_ATTEMPTS = 100;
 
     private final MetadataStore store;
     private final TokenReviews reviews;
@@ -59,7 +62,7 @@ public final class PodCallers implements AutoCloseable {
             return pod(bound, false).thenCompose(pod -> {
                 boolean stale = !pod.unmapped().isEmpty() || !hasAddress(pod, peer);
                 return stale && spaced(pod.uid()) ? pod(bound, true) : CompletableFuture.completedFuture(pod);
-            });
+            }).thenCompose(pod -> addressed(bound, pod, ADDRESS_ATTEMPTS));
         }).thenCompose(pod -> {
             if (pod.hostNetwork()) {
                 throw new Refusal(Refusal.Reason.PEER_NOT_ALLOWED, "pod " + pod.namespace() + "/" + pod.name()
@@ -112,6 +115,22 @@ public final class PodCallers implements AutoCloseable {
             }
             return pod;
         });
+    }
+
+    /**
+     * {@code pod} once its status has an address. A container can run, and ask, before its kubelet has reported the
+     * pod's address to the API server; such a pod is looked at again every {@value #ADDRESS_POLL_MILLIS} ms (from
+     * the watch, and from the API server at most once a second), for at most {@code attempts} times, rather than
+     * refused for an address it will have in a moment. A pod with an address is never waited for.
+     */
+    private CompletableFuture<PodInfo> addressed(TokenReviews.BoundPod bound, PodInfo pod, int attempts) {
+        if (!pod.addresses().isEmpty() || attempts == 0) {
+            return CompletableFuture.completedFuture(pod);
+        }
+        return CompletableFuture.runAsync(() -> { },
+                CompletableFuture.delayedExecutor(ADDRESS_POLL_MILLIS, TimeUnit.MILLISECONDS))
+                .thenCompose(waited -> pod(bound, spaced(pod.uid())))
+                .thenCompose(next -> addressed(bound, next, attempts - 1));
     }
 
     private Refusal notOnNode(TokenReviews.BoundPod bound, String why) {

@@ -53,12 +53,21 @@ class HelmChartInstallIT {
         return new PodBuilder(pod).editMetadata().addToLabels(Injection.OPT_IN, "true").endMetadata().build();
     }
 
-    /** The arguments of the one {@code helm install} line README.md gives. */
+    /**
+     * The arguments of the one {@code helm install} line README.md gives for the working-tree chart (the other one
+     * installs a released chart from a registry), without its continuation: the next line only sets the image, which
+     * README gives as a placeholder for the reader's own.
+     */
     private static List<String> readmeInstallCommand() throws Exception {
-        List<String> lines = Files.readAllLines(Path.of("README.md")).stream().filter(l -> l.startsWith("helm install "))
-                .toList();
-        assertEquals(1, lines.size(), "README's helm install commands: " + lines);
-        return List.of(lines.get(0).substring("helm ".length()).strip().split(" +"));
+        String chart = " " + Helm.CHART + " ";
+        List<String> lines = Files.readAllLines(Path.of("README.md")).stream()
+                .filter(l -> l.startsWith("helm install ") && l.contains(chart)).toList();
+        assertEquals(1, lines.size(), "README's helm install commands of the working-tree chart: " + lines);
+        String line = lines.get(0).strip();
+        if (line.endsWith("\\")) {
+            line = line.substring(0, line.length() - 1).strip();
+        }
+        return List.of(line.substring("helm ".length()).split(" +"));
     }
 
     private static Pod create(String namespace, Pod pod) {

@@ -8,6 +8,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
+import java.util.Collections;
 import java.util.List;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -22,7 +23,7 @@ class AgentMemoryOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = AgentOnNodeIT.PODS;
+    private static final NodePods PODS = new NodePods(NODE);
     private static final int PODS_COUNT = 20;
     private static NodeAgent agent;
     private static String namespace;
@@ -33,7 +34,9 @@ class AgentMemoryOnNodeIT {
         agent = NodeAgent.deploy(NODE);
         namespace = NODE.restrictedNamespace("agent-memory", NodeAgent.optIn());
         AgentOnNodeIT.claims(NODE, namespace);
-        String script = "for i in $(seq 20); do " + NodeAgent.ask("/claims/gpu-claim/gpu") + " >/dev/null; done; echo done";
+        // Each answer's status, one a line: memory measured under refusals would say nothing of the agent serving.
+        String script = "for i in $(seq 20); do curl -s -o /dev/null -w '%{http_code}\\n' -H \"Authorization: Bearer "
+                + "$(cat " + NodeAgent.TOKEN + ")\" \"$DRA_METADATA_URL/claims/gpu-claim/gpu\"; done; echo done";
         List<Pod> submitted = new ArrayList<>();
         for (int i = 0; i < PODS_COUNT; i++) {
             submitted.add(NODE.client().resource(NodeAgent.app(NODE, namespace, "app-" + i, "{claims: [{name: gpu}]}",
@@ -57,8 +60,11 @@ class AgentMemoryOnNodeIT {
     @Test
     void theAgentsMemoryStaysInsideItsLimitWithTwentyPodsAsking() throws Exception {
         for (Pod pod : APPS) {
-            Eventually.await(NodePods.POD_START, () -> PODS.log(pod, NodePods.APP),
-                    lines -> lines.stream().anyMatch(l -> l.text().equals("done")), pod.getMetadata().getName() + " done");
+            List<String> lines = Eventually.await(NodePods.POD_START, () -> PODS.log(pod, NodePods.APP),
+                    log -> log.stream().anyMatch(l -> l.text().equals("done")), pod.getMetadata().getName() + " done")
+                    .stream().map(NodePods.TimedLine::text).toList();
+            assertEquals(Collections.nCopies(20, "200"), lines.subList(0, lines.indexOf("done")),
+                    pod.getMetadata().getName() + ": every request answered with its claim");
         }
         Path cgroup = agent.memoryCgroup(PODS);
         long limit = Long.parseLong(Files.readString(cgroup.resolve("memory.limit_in_bytes")).strip());

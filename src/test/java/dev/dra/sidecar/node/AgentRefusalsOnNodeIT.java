@@ -27,7 +27,7 @@ class AgentRefusalsOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = AgentOnNodeIT.PODS;
+    private static final NodePods PODS = new NodePods(NODE);
     private static NodeAgent agent;
     private static String namespace;
     private static String hostNamespace;

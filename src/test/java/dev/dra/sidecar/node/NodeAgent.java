@@ -3,6 +3,7 @@ package dev.dra.sidecar.node;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -51,22 +52,57 @@ final class NodeAgent {
                 for (Container container : daemonSet.getSpec().getTemplate().getSpec().getContainers()) {
                     container.setImage(node.sidecarImage());
                     container.setImagePullPolicy("Never");
+                    // The test node runs no kube-proxy: the kubernetes Service's address (the in-cluster default)
+                    // leads nowhere, so the agent (hostNetwork, the node's loopback) is given the API server itself.
+                    container.getEnv().add(new EnvVar("DRA_METADATA_NODE_API_SERVER",
+                            node.client().getMasterUrl().toString().replaceFirst("/$", ""), null));
                 }
             }
             node.client().resource(object).createOr(NonDeletingOperation::update);
         }
         NodeAgent agent = new NodeAgent(node, namespace);
         agent.awaitReady(null);
+        agent.awaitInjecting();
         return agent;
     }
 
-    /** Deletes the node-mode injection and the agent (not its namespace): pods made later get nothing. */
+    /**
+     * Waits until admission injects node mode into an opted-in pod (a dry run): a policy just created or replaced is
+     * enforced only once the API server's admission has seen it, and pods made before that would get nothing.
+     */
+    private void awaitInjecting() {
+        Pod probe = app(node, namespace, "injection-probe", "{claims: [{name: gpu}]}",
+                "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", "true");
+        Eventually.await(READY, () -> node.client().resource(probe).dryRun().create(),
+                pod -> pod.getSpec().getContainers().get(0).getEnv().stream()
+                        .anyMatch(env -> env.getName().equals("DRA_METADATA_URL")),
+                "the node-mode injection enforced");
+    }
+
+    /**
+     * Deletes the node-mode injection and the agent (not its namespace): pods made later get nothing. The agent's log
+     * is kept first in target/kube-node (the node's own logs go with the node).
+     */
     void remove() throws Exception {
-        for (HasMetadata object : reversed(node.load(Kustomize.render(DIR)))) {
-            if (!(object instanceof Namespace)) {
-                node.client().resource(object).inNamespace(object.getMetadata().getNamespace()).delete();
+        for (Pod pod : node.client().pods().inNamespace(namespace).list().getItems()) {
+            Path log = Path.of("target/kube-node", "agent-" + pod.getMetadata().getName() + ".log");
+            try {
+                Files.writeString(log, node.client().pods().inNamespace(namespace)
+                        .withName(pod.getMetadata().getName()).inContainer("agent").getLog());
+            } catch (RuntimeException e) {
+                System.err.println("[node] the agent's log could not be kept: " + e.getMessage());
             }
         }
+        for (HasMetadata object : reversed(node.load(Kustomize.render(DIR)))) {
+            if (!(object instanceof Namespace)) {
+                // Cluster-scoped objects (the policies, the RBAC) have no namespace to name.
+                node.client().resource(object).delete();
+            }
+        }
+        // The DaemonSet's pod outlives it until the garbage collector deletes it, still ready for a while: the next
+        // class's deploy would take it for its own agent and then lose it.
+        Eventually.await(READY, () -> node.client().pods().inNamespace(namespace).list().getItems(), List::isEmpty,
+                "the agent's pod gone");
     }
 
     private static List<HasMetadata> reversed(List<HasMetadata> objects) {
@@ -78,7 +114,8 @@ final class NodeAgent {
     /** The agent's pod once it is ready, and is not {@code not} (the name of a pod that was deleted). */
     Pod awaitReady(String not) {
         return Eventually.await(READY, () -> node.client().pods().inNamespace(namespace).list().getItems(),
-                pods -> pods.size() == 1 && !pods.get(0).getMetadata().getName().equals(not) && ready(pods.get(0)),
+                pods -> pods.size() == 1 && !pods.get(0).getMetadata().getName().equals(not) && ready(pods.get(0))
+                        && pods.get(0).getMetadata().getDeletionTimestamp() == null,
                 "the agent's pod ready").get(0);
     }
 
