@@ -102,12 +102,12 @@ class DecoderTextRulesTest {
             assertTrue(many.getMessage().length() < 1_000, many.getMessage());
         }));
         String cut = "v".repeat(600);
-        cases.add(new Case("the text after the path is cut at the 500 characters README states", bytes("{\"kind\":\""
+        cases.add(new Case("the text after the path is cut at the 500 characters docs/go-oracle.md states", bytes("{\"kind\":\""
                 + cut + "\",\"apiVersion\":\"" + V1BETA1 + "\"}"), s -> {
                     String message = TestStreams.failure(s).getMessage();
                     String text = message.substring(message.indexOf(": ") + 2);
                     assertTrue(text.length() == 503 && text.endsWith("v...") && text.startsWith("decode "), message);
-                    assertTrue(readme().replaceAll("\\s+", " ").contains("is cut at 500 characters"), "README states the cut");
+                    assertTrue(decodingRules().replaceAll("\\s+", " ").contains("is cut at 500 characters"), "docs/go-oracle.md states the cut");
                 }));
         String huge = "v".repeat(100_000);
         for (String stream : List.of("{\"kind\":\"K\",\"apiVersion\":\"a/b/" + huge + "\"}",
@@ -220,9 +220,10 @@ class DecoderTextRulesTest {
                 fieldsV1("any JSON value: an array", "[ true , null ]", "[true,null]"));
     }
 
-    private static String readme() {
+    /** docs/go-oracle.md, where the decoding rules README summarizes are stated. */
+    private static String decodingRules() {
         try {
-            return Files.readString(Path.of("README.md"));
+            return Files.readString(Path.of("docs/go-oracle.md"));
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
