@@ -23,7 +23,9 @@ final class PathNames {
         REQUEST("request", "^" + DnsNames.LABEL_REGEX + "$", 63),
         DRIVER("driver", "^" + DnsNames.SUBDOMAIN_CASELESS_REGEX + "$", 63),
         DEVICE("device", "^[^\\u0000-\\u001f\\u007f-\\u009f]+$", MAX_LOOKUP_KEY),
-        ATTRIBUTE("attribute", "^[^\\u0000-\\u001f\\u007f-\\u009f]+$", MAX_LOOKUP_KEY);
+        ATTRIBUTE("attribute", "^[^\\u0000-\\u001f\\u007f-\\u009f]+$", MAX_LOOKUP_KEY),
+        CONTAINER("container", "^[^\\u0000-\\u001f\\u007f-\\u009f]+$", MAX_LOOKUP_KEY),
+        RESOURCE("resource", "^[^\\u0000-\\u001f\\u007f-\\u009f]+$", MAX_LOOKUP_KEY);
 
         final String parameterName;
         final String pattern;
