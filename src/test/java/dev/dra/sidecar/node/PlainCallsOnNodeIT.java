@@ -7,8 +7,10 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.GoOracle;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -105,6 +107,14 @@ class PlainCallsOnNodeIT {
                 .map(Pod.class::cast).findFirst().orElseThrow();
         app.getMetadata().setNamespace(namespace);
         PODS.useNodeImages(app.getSpec());
+        // A policy just applied is enforced once the API server's admission has seen it: a dry run says when.
+        Eventually.await(NodePods.POD_START, () -> {
+            try {
+                return NODE.client().resource(app).dryRun().create();
+            } catch (KubernetesClientException e) {
+                return null;
+            }
+        }, probe -> probe != null && !probe.getSpec().getInitContainers().isEmpty(), "the injection enforced");
         Pod created = NODE.client().resource(app).create();
         assertEquals(NodePods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
         pod = PODS.awaitAppRunning(created);

@@ -10,11 +10,14 @@ import dev.dra.sidecar.image.PodLikeContainer;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.GoOracle;
 import dev.dra.sidecar.testsupport.Helm;
+import dev.dra.sidecar.testsupport.Kustomize;
 import dev.dra.sidecar.testsupport.Release;
 import dev.dra.sidecar.testsupport.TestRegistry;
 import dev.dra.sidecar.testsupport.Unavailable;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
+import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
@@ -66,6 +69,13 @@ class RegistryPullOnNodeIT {
         PodLikeContainer.ensureBaseImages();
         // Unsigned here: ReleaseIT checks the signatures; this test is the pull path.
         release = Release.run("the registry pull test", registry, STATE.resolve("release"), false);
+        // Earlier node tests applied deploy/kubernetes/injection, whose objects have the chart's names; Helm installs
+        // only objects it owns, so those go first (all but the namespace, which Helm takes as it is).
+        for (HasMetadata object : NODE.load(Kustomize.render(NodePods.INJECTION))) {
+            if (!(object instanceof Namespace)) {
+                NODE.client().resource(object).delete();
+            }
+        }
         Helm helm = Helm.forCluster(NODE.node().kubeconfig);
         helm.succeed("install", "dra-metadata-sidecar", release.chart(), "--version", release.version(),
                 "--namespace", "dra-metadata-sidecar", "--create-namespace",
