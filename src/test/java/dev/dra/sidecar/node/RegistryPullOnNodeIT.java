@@ -84,7 +84,9 @@ class RegistryPullOnNodeIT {
     }
 
     @AfterAll
-    static void stop() {
+    static void stop() throws Exception {
+        // The node tests after this one inject the image imported into the node, as deploy/kubernetes/injection names it.
+        new NodePods(NODE).applyInjection();
         if (oracle != null) {
             oracle.close();
         }
