@@ -34,8 +34,9 @@ class AgentMemoryOnNodeIT {
         agent = NodeAgent.deploy(NODE);
         namespace = NODE.restrictedNamespace("agent-memory", NodeAgent.optIn());
         AgentOnNodeIT.claims(NODE, namespace);
-        // Each answer's status, one a line: memory measured under refusals would say nothing of the agent serving.
-        String script = "for i in $(seq 20); do curl -s -o /dev/null -w '%{http_code}\\n' -H \"Authorization: Bearer "
+        // Each answer's status, one a line (000: not answered within 30 s): memory measured under refusals would say
+        // nothing of the agent serving.
+        String script = "for i in $(seq 20); do curl -s -m 30 -o /dev/null -w '%{http_code}\\n' -H \"Authorization: Bearer "
                 + "$(cat " + NodeAgent.TOKEN + ")\" \"$DRA_METADATA_URL/claims/gpu-claim/gpu\"; done; echo done";
         List<Pod> submitted = new ArrayList<>();
         for (int i = 0; i < PODS_COUNT; i++) {

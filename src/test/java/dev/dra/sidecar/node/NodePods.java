@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -88,6 +89,22 @@ final class NodePods {
             }
             node.client().resource(object).createOr(NonDeletingOperation::update);
         }
+    }
+
+    /**
+     * Creates {@code pod} (its namespace set) once the injection just applied or installed is enforced, so that it
+     * gets its sidecar: a policy is enforced once the API server's admission has seen it, and a dry run says when.
+     */
+    Pod createInjected(Pod pod) {
+        Eventually.await(POD_START, () -> {
+            try {
+                return node.client().resource(pod).dryRun().create();
+            } catch (KubernetesClientException e) {
+                return null;
+            }
+        }, probe -> probe != null && probe.getSpec().getInitContainers().stream()
+                .anyMatch(c -> SIDECAR.equals(c.getName())), "the injection enforced");
+        return node.client().resource(pod).create();
     }
 
     static Container container(Pod pod, String name) {

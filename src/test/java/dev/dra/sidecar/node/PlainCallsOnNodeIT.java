@@ -10,7 +10,6 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.GoOracle;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import java.io.ByteArrayOutputStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -107,15 +106,7 @@ class PlainCallsOnNodeIT {
                 .map(Pod.class::cast).findFirst().orElseThrow();
         app.getMetadata().setNamespace(namespace);
         PODS.useNodeImages(app.getSpec());
-        // A policy just applied is enforced once the API server's admission has seen it: a dry run says when.
-        Eventually.await(NodePods.POD_START, () -> {
-            try {
-                return NODE.client().resource(app).dryRun().create();
-            } catch (KubernetesClientException e) {
-                return null;
-            }
-        }, probe -> probe != null && !probe.getSpec().getInitContainers().isEmpty(), "the injection enforced");
-        Pod created = NODE.client().resource(app).create();
+        Pod created = PODS.createInjected(app);
         assertEquals(NodePods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
         pod = PODS.awaitAppRunning(created);
         waiting = List.of(PODS.awaitLog(pod, NodePods.APP, 1).get(0).text().split(" "));

@@ -86,6 +86,9 @@ class RegistryPullOnNodeIT {
     @AfterAll
     static void stop() throws Exception {
         // The node tests after this one inject the image imported into the node, as deploy/kubernetes/injection names it.
+        // The released image is built reproducibly, so it has the imported one's image ID: containerd's pull of it moved
+        // that ID to the registry's reference, and the imported name is given back by importing it again.
+        NodeImages.importSidecar(NODE.node());
         new NodePods(NODE).applyInjection();
         if (oracle != null) {
             oracle.close();
@@ -124,7 +127,8 @@ class RegistryPullOnNodeIT {
                       securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
                 """.formatted(name, withSecret ? "imagePullSecrets: [{name: " + SECRET + "}]" : "", NODE.appImage()))
                 .stream().map(Pod.class::cast).findFirst().orElseThrow();
-        return NODE.client().resource(pod).inNamespace(namespace).create();
+        pod.getMetadata().setNamespace(namespace);
+        return PODS.createInjected(pod);
     }
 
     @Test
