@@ -32,7 +32,11 @@ final class NodeImages {
             throw new IllegalStateException("the README's image build has no podman build: " + script);
         }
         long started = System.nanoTime();
-        check(Podman.bash(900, script.replace("podman build ", "podman build --iidfile " + iid + " ")), "podman build");
+        // A label of its own gives the node's image an ID of its own. The release is built reproducibly, so without
+        // it both would share one ID, and once kubelet has pulled that ID with a pod's credentials (RegistryPullOnNodeIT)
+        // it refuses the ID to pods without them that ask for it with pull policy Never (ErrImageNeverPull).
+        check(Podman.bash(900, script.replace("podman build ", "podman build --iidfile " + iid
+                + " --label dev.dra.test-node.image=imported ")), "podman build");
         String id = Files.readString(iid).strip().replaceFirst("^sha256:", "");
         String name = "localhost/dra-test-node/sidecar:" + id.substring(0, 12);
         Path archive = KubeNode.STATE.resolve("sidecar-image.tar").toAbsolutePath();

@@ -86,9 +86,6 @@ class RegistryPullOnNodeIT {
     @AfterAll
     static void stop() throws Exception {
         // The node tests after this one inject the image imported into the node, as deploy/kubernetes/injection names it.
-        // The released image is built reproducibly, so it has the imported one's image ID: containerd's pull of it moved
-        // that ID to the registry's reference, and the imported name is given back by importing it again.
-        NodeImages.importSidecar(NODE.node());
         new NodePods(NODE).applyInjection();
         if (oracle != null) {
             oracle.close();
