@@ -166,6 +166,9 @@ ip link add "$node_link" type bridge   # no dummy driver on these kernels: a bri
 ip addr add "$node_ip/32" dev "$node_link"
 ip link set "$node_link" up
 ip link add "$bridge" type bridge
+# A fixed address: a bridge without one takes the lowest of its ports' addresses, which changes as pods come and go,
+# and the pods' neighbour entries for it go stale (their packets to the node dropped until they resolve it again).
+ip link set "$bridge" address 02:00:c6:12:01:01
 ip addr add "$bridge_cidr" dev "$bridge"
 ip link set "$bridge" up
 ip route add unreachable "$reserved_range"

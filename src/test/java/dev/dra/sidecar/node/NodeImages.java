@@ -33,8 +33,8 @@ final class NodeImages {
         }
         long started = System.nanoTime();
         // A label of its own gives the node's image an ID of its own. The release is built reproducibly, so without
-        // it both would share one ID, and once kubelet has pulled that ID with a pod's credentials (RegistryPullOnNodeIT)
-        // it refuses the ID to pods without them that ask for it with pull policy Never (ErrImageNeverPull).
+        // it both would share one ID, and once kubelet has pulled that ID with a pod's credentials
+        // (RegistryPullOnNodeIT) it refuses the ID to pods without them that ask for it with pull policy Never.
         check(Podman.bash(900, script.replace("podman build ", "podman build --iidfile " + iid
                 + " --label dev.dra.test-node.image=imported ")), "podman build");
         String id = Files.readString(iid).strip().replaceFirst("^sha256:", "");
