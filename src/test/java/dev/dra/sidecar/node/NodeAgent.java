@@ -8,7 +8,6 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
-import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -76,13 +75,7 @@ final class NodeAgent {
                 "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", "true");
         // A refusal is not enforced yet either: admission keeps the sidecar's deleted binding of the same name a
         // moment longer than its parameters, and refuses opted-in pods meanwhile (no params found).
-        Eventually.await(READY, () -> {
-            try {
-                return node.client().resource(probe).dryRun().create();
-            } catch (KubernetesClientException e) {
-                return null;
-            }
-        }, pod -> pod != null && pod.getSpec().getContainers().get(0).getEnv().stream()
+        new NodePods(node).awaitAdmitted(probe, READY, pod -> pod.getSpec().getContainers().get(0).getEnv().stream()
                 .anyMatch(env -> env.getName().equals("DRA_METADATA_URL")), "the node-mode injection enforced");
     }
 

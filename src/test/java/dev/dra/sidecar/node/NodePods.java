@@ -23,6 +23,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Predicate;
 import java.util.stream.Stream;
 
 /** Shipped manifests on the real node, and what a pod's containers show: logs, exec, status, the driver's files. */
@@ -92,17 +93,22 @@ final class NodePods {
     }
 
     /**
-     * Creates {@code pod} (its namespace set) once the injection just applied or installed is enforced, so that it
-     * gets its sidecar: a policy is enforced once the API server's admission has seen it, and a dry run says when.
+     * {@code pod} as the API server's admission would create it now (a dry run), once {@code enforced} holds for it:
+     * a policy just created or replaced is enforced only once admission has seen it; a refused dry run is not yet.
      */
-    Pod createInjected(Pod pod) {
-        Eventually.await(POD_START, () -> {
+    Pod awaitAdmitted(Pod pod, Duration within, Predicate<Pod> enforced, String what) {
+        return Eventually.await(within, () -> {
             try {
                 return node.client().resource(pod).dryRun().create();
             } catch (KubernetesClientException e) {
                 return null;
             }
-        }, probe -> probe != null && probe.getSpec().getInitContainers().stream()
+        }, probe -> probe != null && enforced.test(probe), what);
+    }
+
+    /** Creates {@code pod} (its namespace set) once the injection just applied or installed gives it its sidecar. */
+    Pod createInjected(Pod pod) {
+        awaitAdmitted(pod, POD_START, probe -> probe.getSpec().getInitContainers().stream()
                 .anyMatch(c -> SIDECAR.equals(c.getName())), "the injection enforced");
         return node.client().resource(pod).create();
     }
