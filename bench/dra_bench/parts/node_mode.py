@@ -141,8 +141,9 @@ def container_id(node, ns, pod_name, container):
 
 def cgroup_value(node, container_id_, controller, file):
     pid = next(line.split()[1] for line in node.ctr("tasks", "ls").splitlines()[1:] if line.split()[0] == container_id_)
-    path = next(line.split(":", 2)[2] for line in open(f"/proc/{pid}/cgroup")
-                if controller in line.split(":")[1].split(","))
+    with open(f"/proc/{pid}/cgroup") as lines:
+        path = next(line.rstrip("\n").split(":", 2)[2] for line in lines
+                    if controller in line.split(":")[1].split(","))
     return int(open(f"/sys/fs/cgroup/{controller}{path}/{file}").read())
 
 
