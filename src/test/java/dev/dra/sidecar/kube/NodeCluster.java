@@ -3,11 +3,16 @@ package dev.dra.sidecar.kube;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 
 /**
  * What a node-mode test has of {@link NodeAgentCluster}'s cluster: the pods it makes on the agent's node and the
- * tokens they present ({@link #pods()}), and the drivers' files on the node ({@link #cdi()}).
+ * tokens they present ({@link #pods()}), the drivers' files on the node ({@link #cdi()}), and the two ways the agent
+ * loses the API server: its own token unreadable, and the API server stopped.
  */
 public final class NodeCluster implements AutoCloseable {
 
@@ -54,11 +59,31 @@ public final class NodeCluster implements AutoCloseable {
         return cdi;
     }
 
-    /** Closes the client, then stops the API server; a cluster that never was has neither. */
+    /** Moves the agent's token file away (the agent reads it for every call) and gives a way to put it back. */
+    Runnable hideAgentToken() {
+        Path hidden = agentToken.resolveSibling(agentToken.getFileName() + ".hidden");
+        move(agentToken, hidden);
+        return () -> move(hidden, agentToken);
+    }
+
+    /** Stops the API server and its etcd for good; they cannot be started again at the same address. */
+    void stopApiServer() {
+        server.close();
+    }
+
+    /** Closes the client, then stops the API server (again, if it is stopped); a cluster that never was has neither. */
     @Override
     public void close() {
         try (KubeApiServer stopped = server; KubernetesClient closed = client) {
             // try-with-resources closes them in reverse order and passes over a null one
+        }
+    }
+
+    private static void move(Path from, Path to) {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
     }
 }
