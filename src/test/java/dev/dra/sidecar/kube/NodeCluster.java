@@ -11,8 +11,9 @@ import java.nio.file.StandardCopyOption;
 
 /**
  * What a node-mode test has of {@link NodeAgentCluster}'s cluster: the pods it makes on the agent's node and the
- * tokens they present ({@link #pods()}), the drivers' files on the node ({@link #cdi()}), and the two ways the agent
- * loses the API server: its own token unreadable, and the API server stopped.
+ * tokens they present ({@link #pods()}), the drivers' files on the node ({@link #cdi()}), the agent's watch as the API
+ * server sees it, and the two ways the agent loses the API server: its own token unreadable, and the API server
+ * stopped.
  */
 public final class NodeCluster implements AutoCloseable {
 
@@ -21,6 +22,7 @@ public final class NodeCluster implements AutoCloseable {
     private final ClusterPods pods;
     private final CdiClaims cdi;
     private final Path agentToken;
+    private final int podWatchesBeforeTheAgent;
     private final String unavailable;
 
     NodeCluster(KubeApiServer server, KubernetesClient client, String node, CdiClaims cdi, Path agentToken) {
@@ -29,6 +31,7 @@ public final class NodeCluster implements AutoCloseable {
         this.pods = new ClusterPods(client, node);
         this.cdi = cdi;
         this.agentToken = agentToken;
+        this.podWatchesBeforeTheAgent = clusterWidePodWatches(client);
         this.unavailable = null;
     }
 
@@ -38,6 +41,7 @@ public final class NodeCluster implements AutoCloseable {
         this.pods = null;
         this.cdi = null;
         this.agentToken = null;
+        this.podWatchesBeforeTheAgent = 0;
         this.unavailable = unavailable;
     }
 
@@ -57,6 +61,22 @@ public final class NodeCluster implements AutoCloseable {
 
     CdiClaims cdi() {
         return cdi;
+    }
+
+    /**
+     * The watches of pods across all namespaces that the API server holds now beyond those it held before the
+     * application started (its own informer's): the agent's, since nothing else here watches every namespace's pods.
+     */
+    int agentPodWatches() {
+        return clusterWidePodWatches(client) - podWatchesBeforeTheAgent;
+    }
+
+    /** The API server's stable gauge {@code apiserver_longrunning_requests} of cluster-wide pod watches. */
+    private static int clusterWidePodWatches(KubernetesClient client) {
+        return client.raw("/metrics").lines().filter(line -> line.startsWith("apiserver_longrunning_requests{")
+                && line.contains("resource=\"pods\"") && line.contains("scope=\"cluster\"")
+                && line.contains("verb=\"WATCH\"")).mapToInt(line -> (int) Double.parseDouble(
+                        line.substring(line.lastIndexOf(' ') + 1))).sum();
     }
 
     /** Moves the agent's token file away (the agent reads it for every call) and gives a way to put it back. */

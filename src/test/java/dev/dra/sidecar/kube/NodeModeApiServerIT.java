@@ -7,10 +7,12 @@ import static dev.dra.sidecar.kube.NodeModeApiIT.LOOPBACK;
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 
+import dev.dra.sidecar.testsupport.Eventually;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
+import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
@@ -20,10 +22,11 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * Node mode and its API server over the agent's life, in this order: when it cannot ask the API server who is
- * calling, a caller it would have to ask about is answered {@code 503 identity-unavailable} (a problem that says to
- * retry), never a bare 500, and the agent answers again once it can ask: its own token unreadable, then the API
- * server stopped for good, last (the fixture cannot start it again at the same address with the same CA).
+ * Node mode and its API server over the agent's life, in this order: the agent lists and watches its node's pods from
+ * its start, before any request; when it cannot ask the API server who is calling, a caller it would have to ask
+ * about is answered {@code 503 identity-unavailable} (a problem that says to retry), never a bare 500, and the agent
+ * answers again once it can ask: its own token unreadable, then the API server stopped for good, last (the fixture
+ * cannot start it again at the same address with the same CA).
  */
 @QuarkusTest
 @TestProfile(NodeModeApiServerIT.Agent.class)
@@ -49,6 +52,13 @@ class NodeModeApiServerIT {
 
     @Test
     @Order(1)
+    void theAgentWatchesItsNodesPodsBeforeAnyRequest() {
+        Eventually.awaitTrue(Duration.ofSeconds(10), "the API server holds the agent's watch of its node's pods",
+                () -> cluster.agentPodWatches() == 1);
+    }
+
+    @Test
+    @Order(2)
     void withoutItsOwnTokenTheAgentAnswers503UntilItHasItAgain() {
         ClusterPods pods = cluster.pods();
         Pod pod = pods.start(pods.namespace("own-token"), withClaims("asker"), LOOPBACK);
@@ -64,7 +74,7 @@ class NodeModeApiServerIT {
     }
 
     @Test
-    @Order(2)
+    @Order(3)
     void withTheApiServerStoppedTheAgentAnswers503ForACallerItMustAskAbout() {
         ClusterPods pods = cluster.pods();
         String namespace = pods.namespace("stopped");
