@@ -10,9 +10,11 @@ import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
 import dev.dra.sidecar.identity.Refusal;
 import java.util.Optional;
+import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import org.eclipse.microprofile.config.inject.ConfigProperty;
+import org.jboss.logging.Logger;
 
 /**
  * The API's Vert.x handlers, ahead of the JAX-RS resources, for every request on the API port. The first screens a
@@ -20,12 +22,15 @@ import org.eclipse.microprofile.config.inject.ConfigProperty;
  * plain 413, and one past {@link RequestBodyAdmission}'s bound is refused. The second, in order: it
  * names the request's URI template ({@link ApiRoutes}) for the {@code uri} label of HTTP server metrics, refuses a
  * foreign Host with {@code 400 invalid-host} ({@link HostHeaderFilter}), finds who is asking ({@link Callers}: in node
- * mode a refused caller gets its problem, and a claim that is not the caller's own {@code 404 not-own-claim}), and
+ * mode a refused caller gets its problem, a caller whose check failed otherwise {@code 500 internal}, and a claim that
+ * is not the caller's own {@code 404 not-own-claim}), and
  * lets {@link FastReads} answer plain reads. Everything else goes on to the resources. A failure handler answers
  * {@code 400 invalid-host} for a request Vert.x fails before any handler runs because of its Host.
  */
 @ApplicationScoped
 class ApiRouter {
+
+    private static final Logger LOG = Logger.getLogger(ApiRouter.class);
 
     /**
      * The request-context local that Quarkus' Micrometer binder takes the {@code uri} label from; RESTEasy Reactive
@@ -123,7 +128,7 @@ class ApiRouter {
             hosts.refuse(context);
             return;
         }
-        CompletableFuture<Caller> caller = callers.resolve(request);
+        CompletableFuture<Caller> caller = resolve(request);
         if (caller.isDone()) {
             serve(context, match, caller);
             return;
@@ -138,16 +143,37 @@ class ApiRouter {
         }));
     }
 
+    /** The request's caller as {@link Callers} finds it; a check that fails before it has begun completes it too. */
+    private CompletableFuture<Caller> resolve(HttpServerRequest request) {
+        try {
+            return callers.resolve(request);
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
+    }
+
+    /**
+     * Answers a request whose caller was not found: a {@link Refusal} with its problem; any other failure, which is
+     * a bug, with {@code 500 internal}, logged here at ERROR with its cause (the request ends here, the server goes
+     * on serving).
+     */
+    private void refuse(RoutingContext context, Throwable failure) {
+        if (failure instanceof Refusal refusal) {
+            problems.send(context, ProblemType.of(refusal.reason()), refusal.getMessage());
+            return;
+        }
+        HttpServerRequest request = context.request();
+        LOG.errorf(failure, "Checking the caller of %s %s failed", request.method(), request.path());
+        problems.send(context, ProblemType.INTERNAL, "the caller could not be checked; the log says why");
+    }
+
     private void serve(RoutingContext context, Optional<ApiRoutes.Match> match, CompletableFuture<Caller> resolved) {
         Caller caller;
         try {
             caller = resolved.join();
-        } catch (CompletionException e) {
-            if (e.getCause() instanceof Refusal refusal) {
-                problems.send(context, ProblemType.of(refusal.reason()), refusal.getMessage());
-                return;
-            }
-            throw e;
+        } catch (CompletionException | CancellationException e) {
+            refuse(context, e.getCause() == null ? e : e.getCause());
+            return;
         }
         context.put(Caller.KEY, caller);
         if (match.isPresent() && match.get().route() != ApiRoutes.ClaimRoute.INDEX) {

@@ -4,6 +4,7 @@ import dev.dra.sidecar.identity.NodeConfig;
 import dev.dra.sidecar.identity.PodCallers;
 import dev.dra.sidecar.store.MetadataStore;
 import dev.dra.sidecar.store.StoreConfig;
+import io.quarkus.runtime.Startup;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
@@ -15,7 +16,10 @@ import java.util.concurrent.CompletableFuture;
  * Finds each request's {@link Caller}, as {@link StoreConfig#mode()} says once at start: in sidecar mode always the
  * container itself, at once; in node mode the pod that the request's token and peer address prove
  * ({@link PodCallers}), or the refusal. The router stores it in the request's context; readers take it from there.
+ * Made at start, not at the first request: node mode watches the node's pods from then on, and a node-mode setting
+ * it cannot work with (no node name, no CA) stops the start.
  */
+@Startup
 @ApplicationScoped
 class Callers {
 

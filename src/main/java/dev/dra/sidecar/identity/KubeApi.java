@@ -19,6 +19,7 @@ import java.security.cert.CertificateFactory;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 import java.util.stream.Stream;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
@@ -68,19 +69,23 @@ final class KubeApi {
         return new KubeApi(server, config.tokenFile(), config.caFile());
     }
 
+    /** GETs {@code pathAndQuery}; every failure, also one to make the request (the token unreadable), completes it. */
     CompletableFuture<JsonNode> get(String pathAndQuery) {
-        return send(request(pathAndQuery).GET().build());
+        return send(() -> request(pathAndQuery).GET().build());
     }
 
+    /** POSTs {@code body} as JSON; every failure, also one to make the request, completes it. */
     CompletableFuture<JsonNode> post(String path, Object body) {
-        byte[] json;
-        try {
-            json = JSON.writeValueAsBytes(body);
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return send(request(path).header("Content-Type", "application/json")
-                .POST(HttpRequest.BodyPublishers.ofByteArray(json)).build());
+        return send(() -> {
+            byte[] json;
+            try {
+                json = JSON.writeValueAsBytes(body);
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+            return request(path).header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofByteArray(json)).build();
+        });
     }
 
     /**
@@ -116,7 +121,13 @@ final class KubeApi {
                 .header("Accept", "application/json");
     }
 
-    private CompletableFuture<JsonNode> send(HttpRequest request) {
+    private CompletableFuture<JsonNode> send(Supplier<HttpRequest> made) {
+        HttpRequest request;
+        try {
+            request = made.get();
+        } catch (RuntimeException e) {
+            return CompletableFuture.failedFuture(e);
+        }
         HttpRequest timed = HttpRequest.newBuilder(request, (name, value) -> true).timeout(CALL_TIMEOUT).build();
         return client.sendAsync(timed, HttpResponse.BodyHandlers.ofInputStream()).thenApply(response -> {
             try (InputStream body = response.body()) {

@@ -64,10 +64,11 @@ final class NodePods implements AutoCloseable {
         }
         return api.get("/api/v1/namespaces/" + namespace + "/pods/" + name).handle((pod, failure) -> {
             if (failure != null) {
-                if (failure.getCause() instanceof KubeApi.Failed failed && failed.status == 404) {
+                Throwable cause = TokenReviews.unwrap(failure);
+                if (cause instanceof KubeApi.Failed failed && failed.status == 404) {
                     return null;
                 }
-                throw new IllegalStateException(failure.getCause() == null ? failure : failure.getCause());
+                throw new IllegalStateException(cause.getMessage(), cause);
             }
             PodInfo info = PodInfo.of(pod);
             if (node.equals(info.nodeName())) {

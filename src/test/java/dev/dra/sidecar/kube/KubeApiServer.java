@@ -37,9 +37,17 @@ final class KubeApiServer implements AutoCloseable {
      * @throws IllegalStateException when the build or the start fails, with where to look
      */
     static KubeApiServer start() throws Unavailable {
+        return start(STATE);
+    }
+
+    /**
+     * As {@link #start()}, with its state and logs in {@code state}: a server of its own beside the run's shared
+     * one, for a test that stops it or needs a cluster no other class touches.
+     */
+    static KubeApiServer start(Path state) throws Unavailable {
         ScriptedComponent.build("the Kubernetes API server tests", "kube-apiserver and etcd",
-                SCRIPTS.resolve("build.sh"), STATE.resolve("build.log"), BUILD_TIMEOUT);
-        return new KubeApiServer(ScriptedComponent.start("kube-apiserver", SCRIPTS.resolve("start.sh"), STATE,
+                SCRIPTS.resolve("build.sh"), state.resolve("build.log"), BUILD_TIMEOUT);
+        return new KubeApiServer(ScriptedComponent.start("kube-apiserver", SCRIPTS.resolve("start.sh"), state,
                 START_TIMEOUT, STOP_GRACE));
     }
 

@@ -9,6 +9,7 @@ import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
 import dev.dra.sidecar.snapshot.Served;
+import dev.dra.sidecar.testsupport.CdiSpecs;
 import dev.dra.sidecar.testsupport.DeviceMetadataJson;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.MetadataFiles;
@@ -33,7 +34,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class CdiSpecStoreTest {
 
-    private static final String TREE = "/var/run/kubernetes.io/dra-device-attributes";
+    private static final String TREE = CdiSpecs.TREE;
     private static final Duration WITHIN = Duration.ofSeconds(10);
 
     @TempDir
@@ -113,16 +114,13 @@ class CdiSpecStoreTest {
         return host;
     }
 
-    private static void spec(Path cdi, String device, String hostPath, String containerPath) throws IOException {
-        Files.writeString(cdi.resolve("gpu.example.com_metadata_" + device + ".json"), """
-                {"cdiVersion":"0.5.0","kind":"gpu.example.com/metadata","devices":[{"name":"%s","containerEdits":\
-                {"mounts":[{"hostPath":"%s","containerPath":"%s","options":["ro","bind"]}]}}]}
-                """.formatted(device, hostPath, containerPath));
+    private static void spec(Path cdi, String device, String hostPath, String containerPath) {
+        CdiSpecs.write(cdi, device, hostPath, containerPath);
     }
 
     private static String json(String namespace, String claim, String model) {
         return DeviceMetadataJson.forClaim(claim).request("r").attributes("\"model\":{\"string\":\"" + model + "\"}")
-                .json().replace("\"namespace\":\"default\"", "\"namespace\":\"" + namespace + "\"");
+                .json(namespace);
     }
 
     private static String body(Served served) {

@@ -60,6 +60,11 @@ public record DeviceMetadataJson(String apiVersion, String claim, long generatio
                 """.formatted(apiVersion, claim, claim, generation, request, driver, pool, device, attributes);
     }
 
+    /** {@link #json()} with the object in {@code namespace} instead of {@code default}. */
+    public String json(String namespace) {
+        return json().replace("\"namespace\":\"default\"", "\"namespace\":\"" + namespace + "\"");
+    }
+
     /** {@link #json()} in UTF-8. */
     public byte[] bytes() {
         return json().getBytes(StandardCharsets.UTF_8);

@@ -1,0 +1,109 @@
+package dev.dra.sidecar.kube;
+
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
+
+/**
+ * What a node-mode test has of {@link NodeAgentCluster}'s cluster: the pods it makes on the agent's node and the
+ * tokens they present ({@link #pods()}), the drivers' files on the node ({@link #cdi()}), the agent's watch as the API
+ * server sees it, and the two ways the agent loses the API server: its own token unreadable, and the API server
+ * stopped.
+ */
+public final class NodeCluster implements AutoCloseable {
+
+    private final KubeApiServer server;
+    private final KubernetesClient client;
+    private final ClusterPods pods;
+    private final CdiClaims cdi;
+    private final Path agentToken;
+    private final int podWatchesBeforeTheAgent;
+    private final String unavailable;
+
+    NodeCluster(KubeApiServer server, KubernetesClient client, String node, CdiClaims cdi, Path agentToken) {
+        this.server = server;
+        this.client = client;
+        this.pods = new ClusterPods(client, node);
+        this.cdi = cdi;
+        this.agentToken = agentToken;
+        this.podWatchesBeforeTheAgent = clusterWidePodWatches(client);
+        this.unavailable = null;
+    }
+
+    private NodeCluster(String unavailable) {
+        this.server = null;
+        this.client = null;
+        this.pods = null;
+        this.cdi = null;
+        this.agentToken = null;
+        this.podWatchesBeforeTheAgent = 0;
+        this.unavailable = unavailable;
+    }
+
+    /** A cluster that could not be had on this machine, for {@code why}. */
+    static NodeCluster unavailable(String why) {
+        return new NodeCluster(why);
+    }
+
+    /** Skips the calling test, saying why, when this machine cannot run the API server. */
+    void assumeAvailable() {
+        assumeTrue(unavailable == null, unavailable);
+    }
+
+    ClusterPods pods() {
+        return pods;
+    }
+
+    CdiClaims cdi() {
+        return cdi;
+    }
+
+    /**
+     * The watches of pods across all namespaces that the API server holds now beyond those it held before the
+     * application started (its own informer's): the agent's, since nothing else here watches every namespace's pods.
+     */
+    int agentPodWatches() {
+        return clusterWidePodWatches(client) - podWatchesBeforeTheAgent;
+    }
+
+    /** The API server's stable gauge {@code apiserver_longrunning_requests} of cluster-wide pod watches. */
+    private static int clusterWidePodWatches(KubernetesClient client) {
+        return client.raw("/metrics").lines().filter(line -> line.startsWith("apiserver_longrunning_requests{")
+                && line.contains("resource=\"pods\"") && line.contains("scope=\"cluster\"")
+                && line.contains("verb=\"WATCH\"")).mapToInt(line -> (int) Double.parseDouble(
+                        line.substring(line.lastIndexOf(' ') + 1))).sum();
+    }
+
+    /** Moves the agent's token file away (the agent reads it for every call) and gives a way to put it back. */
+    Runnable hideAgentToken() {
+        Path hidden = agentToken.resolveSibling(agentToken.getFileName() + ".hidden");
+        move(agentToken, hidden);
+        return () -> move(hidden, agentToken);
+    }
+
+    /** Stops the API server and its etcd for good; they cannot be started again at the same address. */
+    void stopApiServer() {
+        server.close();
+    }
+
+    /** Closes the client, then stops the API server (again, if it is stopped); a cluster that never was has neither. */
+    @Override
+    public void close() {
+        try (KubeApiServer stopped = server; KubernetesClient closed = client) {
+            // try-with-resources closes them in reverse order and passes over a null one
+        }
+    }
+
+    private static void move(Path from, Path to) {
+        try {
+            Files.move(from, to, StandardCopyOption.ATOMIC_MOVE);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+}
