@@ -60,8 +60,13 @@ def measure(node, repo, n):
     wait(lambda: not admitted_with(node, ns, "initContainers"), 60)
 
     node.kubectl("apply", "-k", os.path.join(repo, "deploy/kubernetes/node"))
+    # The test node runs no kube-proxy: the kubernetes Service's address (the agent's in-cluster default) leads
+    # nowhere, so the agent (hostNetwork) is given the API server itself, as the *OnNodeIT tests' NodeAgent does.
+    api_server = node.kubectl("config", "view", "--minify", "-o", "jsonpath={.clusters[0].cluster.server}").strip()
     node.kubectl("patch", "daemonset", "dra-metadata-sidecar", "-n", "dra-metadata-node", "-p", json.dumps(
-        {"spec": {"template": {"spec": {"containers": [{"name": "agent", "image": image, "imagePullPolicy": "Never"}]}}}}))
+        {"spec": {"template": {"spec": {"containers": [{"name": "agent", "image": image, "imagePullPolicy": "Never",
+                                                        "env": [{"name": "DRA_METADATA_NODE_API_SERVER",
+                                                                 "value": api_server}]}]}}}}))
     node.kubectl("rollout", "status", "daemonset/dra-metadata-sidecar", "-n", "dra-metadata-node", "--timeout=120s",
                  timeout=130)
     wait(lambda: admitted_with(node, ns, "dra-metadata-token"), 60)
@@ -104,11 +109,15 @@ def variant(node, ns, n, mode, service_containers):
     deletes them."""
     names = [f"{mode}-{i}" for i in range(n)]
     before = cpu_ns(node, service_containers(names[:0])) if mode == "agent" else 0
+    memory_before = memory_mib(node, service_containers(names[:0])) if mode == "agent" else 0
     starts = [start(node, ns, name, mode) for name in names]
     result = {"p50_s": round(median(starts), 3), "p90_s": round(percentile(starts, 90), 3)}
     if service_containers:
         ids = service_containers(names)
-        result["memory_mib"] = round(sum(cgroup_value(node, i, "memory", "memory.usage_in_bytes") for i in ids) / 2**20, 1)
+        result["memory_mib"] = memory_mib(node, ids)
+        if mode == "agent":
+            result["memory_mib_before_pods"] = memory_before
+            result["memory_kib_per_pod"] = round((result["memory_mib"] - memory_before) * 1024 / n, 1)
         result["cpu_s_through_starts"] = round((cpu_ns(node, ids) - before) / 1e9, 2)
         t0, used0 = time.monotonic(), cpu_ns(node, ids)
         time.sleep(IDLE_S)  # the idle window being measured, not a wait for an event
@@ -147,6 +156,10 @@ def cgroup_value(node, container_id_, controller, file):
     return int(open(f"/sys/fs/cgroup/{controller}{path}/{file}").read())
 
 
+def memory_mib(node, ids):
+    return round(sum(cgroup_value(node, i, "memory", "memory.usage_in_bytes") for i in ids) / 2**20, 1)
+
+
 def cpu_ns(node, ids):
     return sum(cgroup_value(node, i, "cpuacct", "cpuacct.usage") for i in ids)
 
@@ -161,7 +174,9 @@ def summary_rows(r):
             f"{s['memory_mib']} / {a['memory_mib']} MiB (x{r['memory_ratio_sidecars_to_agent']}); "
             f"{s['cpu_s_through_starts']} / {a['cpu_s_through_starts']} s; {s['idle_cpu_percent']} / {a['idle_cpu_percent']} % | |",
             f"| node_mode: what each adds to a pod's start (p50 against the pods reading the file, {r['baseline']['p50_s']} s) | "
-            f"sidecar {s['added_s_p50']} s, agent {a['added_s_p50']} s | |"]
+            f"sidecar {s['added_s_p50']} s, agent {a['added_s_p50']} s | |",
+            f"| node_mode: the agent's memory before its pods / with them, and per pod | "
+            f"{a['memory_mib_before_pods']} / {a['memory_mib']} MiB; {a['memory_kib_per_pod']} KiB | |"]
 
 
 def detail_lines(r):
