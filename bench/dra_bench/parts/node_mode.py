@@ -175,8 +175,8 @@ def summary_rows(r):
             f"{s['cpu_s_through_starts']} / {a['cpu_s_through_starts']} s; {s['idle_cpu_percent']} / {a['idle_cpu_percent']} % | |",
             f"| node_mode: what each adds to a pod's start (p50 against the pods reading the file, {r['baseline']['p50_s']} s) | "
             f"sidecar {s['added_s_p50']} s, agent {a['added_s_p50']} s | |",
-            f"| node_mode: the agent's memory before its pods / with them, and per pod | "
-            f"{a['memory_mib_before_pods']} / {a['memory_mib']} MiB; {a['memory_kib_per_pod']} KiB | |"]
+            f"| node_mode: the agent's memory before its pods / with them (change per pod; the heap's collections move "
+            f"it too) | {a['memory_mib_before_pods']} / {a['memory_mib']} MiB ({a['memory_kib_per_pod']:+} KiB) | |"]
 
 
 def detail_lines(r):
