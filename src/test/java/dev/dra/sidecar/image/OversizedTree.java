@@ -21,7 +21,7 @@ import java.util.stream.IntStream;
  * {@value #REQUESTS} requests, one file each. Most files are small: one GPU with the five attributes of the bench's
  * kind, as v1beta1 then v1alpha1 (a driver serving both versions), about 1 KB. The first two requests of two claims in
  * five are dense: 32 devices of 32 string attributes each (the most upstream validation allows per device), as
- * v1beta1 only, about 27 KB, far under {@code dra.metadata.max-file-size}. A dense file takes several times the heap
+ * v1beta1 only, about 39 KB, far under {@code dra.metadata.max-file-size}. A dense file takes several times the heap
  * per byte of a small one: charged by its size, as before, 400 of them ended the image in OutOfMemoryError.
  */
 final class OversizedTree {
