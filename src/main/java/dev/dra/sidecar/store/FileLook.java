@@ -146,7 +146,6 @@ final class FileLook {
         long settlingNanos = unsettled && sinceModified >= 0
                 ? TimeUnit.MILLISECONDS.toNanos(SETTLE_MILLIS - sinceModified) : 0;
         DecodedMetadata decoded;
-        long size;
         try {
             Path target = real == null ? resolveInside(file) : real;
             byte[] bytes = readSteady(target, stat.fingerprint(), unsettled);
@@ -156,7 +155,6 @@ final class FileLook {
                         new MetadataDecodeException(FailureCode.MALFORMED_STREAM,
                                 file.ref.path() + ": rewritten while being read; reading again"));
             }
-            size = bytes.length;
             decoded = MetadataStreamDecoder.decode(bytes, file.ref.path().toString());
         } catch (MetadataDecodeException e) {
             return failed(file, now, settlingNanos, e);
@@ -166,7 +164,7 @@ final class FileLook {
             return failed(file, now, 0, new MetadataDecodeException(FailureCode.UNREADABLE,
                     file.ref.path() + ": cannot read file: " + reason(e)));
         }
-        long charge = HeldBudget.charge(size);
+        long charge = HeldCharge.of(decoded.object());
         if (!budget.take(file.charge, charge)) {
             observer.fileRead(FailureCode.MEMORY_BOUND_REACHED);
             return file.refused(budget.refusal());

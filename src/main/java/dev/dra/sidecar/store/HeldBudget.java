@@ -5,12 +5,11 @@ import java.util.Locale;
 import org.jboss.logging.Logger;
 
 /**
- * The memory bound of what the store holds, and what it holds now. Each held file is charged an upper estimate of
- * the heap it takes (its decoded model, the bytes served for it, its ETag, watch and bookkeeping):
- * {@link #PER_FILE} plus {@link #PER_FILE_BYTE} times the file's size, measured on the image (bench/README.md, the
- * scale part) and kept above what a file costs. A file whose charge does not fit is not held: it answers
- * {@code memory-bound-reached} with {@link #refusal()}, and the others are served. Owned by the refresh thread;
- * {@link #view()} is safe to read from any thread.
+ * The memory bound of what the store holds, and what it holds now. Each tracked file is charged
+ * {@link #PER_TRACKED}, and each held file besides what {@link HeldCharge} estimates for its decoded object; both are
+ * upper estimates of the heap taken, measured in a JVM and on the image (docs/operations.md, "Memory bound"). A file
+ * whose charge does not fit is not held: it answers {@code memory-bound-reached} with {@link #refusal()}, and the
+ * others are served. Owned by the refresh thread; {@link #view()} is safe to read from any thread.
  */
 public final class HeldBudget {
 
@@ -21,13 +20,7 @@ public final class HeldBudget {
      * directory's), snapshot entries. Tracking takes at most half of the bound, so that what is tracked can also be
      * held; a file found past that is not even tracked.
      */
-    static final long PER_TRACKED = 2560;
-
-    /** What a held file costs besides its bytes: the decoded model's fixed part, the merged body and its ETag. */
-    static final long PER_FILE = 1024;
-
-    /** What each byte of a file costs once decoded and served (the model, the merged body). */
-    static final long PER_FILE_BYTE = 2;
+    public static final long PER_TRACKED = 2560;
 
     /** The default bound: this share of the maximum heap. */
     static final double HEAP_SHARE = 0.5;
@@ -68,11 +61,6 @@ public final class HeldBudget {
                 + "holds what fits and refuses the rest. Raise the sidecar container's memory limit "
                 + "(resources.limits.memory; the heap is a share of it) or dra.metadata.max-held";
         publish();
-    }
-
-    /** The charge of a file of {@code size} bytes. */
-    static long charge(long size) {
-        return PER_FILE + PER_FILE_BYTE * size;
     }
 
     /**

@@ -9,6 +9,8 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.dra.sidecar.api.ApiConfig;
 import io.smallrye.config.WithDefault;
 import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -42,7 +44,51 @@ public final class PodLikeContainer {
     static final HttpClient HTTP = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
             .connectTimeout(Duration.ofSeconds(5)).build();
 
+    private static boolean built;
+
     private PodLikeContainer() {}
+
+    /**
+     * Builds {@link #IMAGE} with the README's build, once per test JVM: every image test runs the image of the jar
+     * this ./mvnw verify packaged (podman's layer cache keeps what did not change).
+     */
+    static synchronized void buildImage() throws IOException {
+        if (built) {
+            return;
+        }
+        ensureBaseImages().forEach(said -> System.out.println("[image] " + said));
+        long started = System.nanoTime();
+        Podman.Result build = Podman.bash(900, readmeBuildScript());
+        assertTrue(build.ok(), "podman build failed:\n" + build.output());
+        System.out.printf("[image] built %s in %d s: %s%n", IMAGE, seconds(started),
+                build.output().lines().filter(l -> l.startsWith("aot-training:")).findFirst().orElse(""));
+        built = true;
+    }
+
+    /**
+     * Starts container {@code name} (removing an old one of that name) with run-like-pod.sh at the manifests' memory
+     * limit, on {@code tree}, with {@code hostFile} bind-mounted over {@link #REWRITTEN} unless {@code null}, the
+     * management interface on {@link #MANAGEMENT_PORT}, and {@code extraPodmanOptions}. Fails when a port it needs is
+     * taken.
+     */
+    static void runLikePod(String name, Path tree, Path hostFile, String... extraPodmanOptions) throws IOException {
+        for (int port : new int[] {8089, MANAGEMENT_PORT}) {
+            try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
+                probe.close();
+            } catch (IOException e) {
+                fail("port " + port + " is taken on this machine; the pod-like container needs it: " + e.getMessage());
+            }
+        }
+        Podman.podman(60, "rm", "--force", "--time", "0", name);
+        List<String> args = new ArrayList<>(List.of(IMAGE, name, manifestMemoryLimit(), tree.toString()));
+        if (hostFile != null) {
+            args.addAll(List.of(hostFile.toString(), REWRITTEN));
+        }
+        args.addAll(List.of("--", "--env", "QUARKUS_MANAGEMENT_PORT=" + MANAGEMENT_PORT));
+        args.addAll(List.of(extraPodmanOptions));
+        Podman.Result run = Podman.script(120, "run-like-pod.sh", args);
+        assertTrue(run.ok(), "podman run failed:\n" + run.output());
+    }
 
     /**
      * The base images of src/main/docker/Dockerfile.jvm in podman's store (the real ones, or the labelled
@@ -132,7 +178,7 @@ public final class PodLikeContainer {
         return sample.find() ? Double.parseDouble(sample.group(1)) : -1;
     }
 
-    /** The container's memory cgroup (v1) on the host. */
+    /** The container's memory cgroup on the host: the v1 memory hierarchy's directory, or the v2 unified one's. */
     static Path memoryCgroup(String name) throws IOException {
         String pid = inspect(name, "{{.State.Pid}}");
         for (String line : Files.readAllLines(Path.of("/proc/" + pid + "/cgroup"))) {
@@ -140,15 +186,29 @@ public final class PodLikeContainer {
             if (Arrays.asList(parts[1].split(",")).contains("memory")) {
                 return Path.of("/sys/fs/cgroup/memory" + parts[2]);
             }
+            if (parts[0].equals("0") && parts[1].isEmpty()) {
+                return Path.of("/sys/fs/cgroup" + parts[2]);
+            }
         }
         throw new IllegalStateException("no memory cgroup for " + name);
     }
 
-    /** {@code rss} of the cgroup's memory.stat: anonymous memory charged to the container. */
+    /**
+     * The most memory the cgroup has been charged since it was made: {@code memory.peak} (cgroup v2) or
+     * {@code memory.max_usage_in_bytes} (v1), both counting page cache as well as anonymous memory.
+     */
+    static long memoryPeak(Path cgroup) throws IOException {
+        Path v2 = cgroup.resolve("memory.peak");
+        Path peak = Files.exists(v2) ? v2 : cgroup.resolve("memory.max_usage_in_bytes");
+        return Long.parseLong(Files.readString(peak).strip());
+    }
+
+    /** Anonymous memory charged to the container: {@code rss} (cgroup v1) or {@code anon} (v2) of its memory.stat. */
     static long rss(Path cgroup) throws IOException {
         for (String line : Files.readAllLines(cgroup.resolve("memory.stat"))) {
-            if (line.startsWith("rss ")) {
-                return Long.parseLong(line.substring(4).strip());
+            String[] field = line.split(" ");
+            if (field[0].equals("rss") || field[0].equals("anon")) {
+                return Long.parseLong(field[1].strip());
             }
         }
         throw new IllegalStateException("no rss in " + cgroup);
@@ -163,11 +223,21 @@ public final class PodLikeContainer {
     }
 
     static HttpResponse<String> get(String url) {
+        return send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
+                HttpResponse.BodyHandlers.ofString());
+    }
+
+    /** The status a {@code HEAD} of {@code url} answers. */
+    static int head(String url) {
+        return send(HttpRequest.newBuilder(URI.create(url)).method("HEAD", HttpRequest.BodyPublishers.noBody())
+                .timeout(Duration.ofSeconds(10)).build(), HttpResponse.BodyHandlers.discarding()).statusCode();
+    }
+
+    private static <T> HttpResponse<T> send(HttpRequest request, HttpResponse.BodyHandler<T> body) {
         try {
-            return HTTP.send(HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofSeconds(10)).build(),
-                    HttpResponse.BodyHandlers.ofString());
+            return HTTP.send(request, body);
         } catch (IOException e) {
-            throw new IllegalStateException(url + ": " + e.getMessage(), e);
+            throw new IllegalStateException(request.uri() + ": " + e.getMessage(), e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);

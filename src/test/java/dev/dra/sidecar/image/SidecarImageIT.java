@@ -4,7 +4,6 @@ import static dev.dra.sidecar.image.PodLikeContainer.*;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
-import static org.junit.jupiter.api.Assertions.fail;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -12,8 +11,6 @@ import dev.dra.sidecar.testsupport.CleanLog;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.FileTrees;
 import java.io.IOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -45,21 +42,10 @@ class SidecarImageIT {
     static void buildTheImage() throws Exception {
         String why = Podman.whyPodmanCannotRun();
         Assumptions.assumeTrue(why == null, () -> "image test skipped: " + why);
-        PodLikeContainer.ensureBaseImages().forEach(said -> System.out.println("[image] " + said));
-
-        long started = System.nanoTime();
-        Podman.Result built = Podman.bash(900, readmeBuildScript());
-        assertTrue(built.ok(), "podman build failed:\n" + built.output());
-        System.out.printf("[image] built %s in %d s: %s%n", IMAGE, seconds(started),
-                built.output().lines().filter(l -> l.startsWith("aot-training:")).findFirst().orElse(""));
+        buildImage();
 
         tree = FileTrees.copyToTemporaryDirectory("deploy/sample/dra-device-attributes", "dra-image-tree");
-        try (var paths = Files.walk(tree)) { // the image's user 1001 reads it, as the kubelet's files are readable
-            for (Path path : (Iterable<Path>) paths::iterator) {
-                Files.setPosixFilePermissions(path, java.nio.file.attribute.PosixFilePermissions.fromString(
-                        Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
-            }
-        }
+        FileTrees.makeReadableByAll(tree); // the image's user 1001 reads it
         hostFile = Files.createTempFile("dra-image-file", ".json");
         Files.copy(tree.resolve(REWRITTEN), hostFile, java.nio.file.StandardCopyOption.REPLACE_EXISTING);
         Files.setPosixFilePermissions(hostFile, java.nio.file.attribute.PosixFilePermissions.fromString("rw-r--r--"));
@@ -73,20 +59,7 @@ class SidecarImageIT {
     }
 
     private static String startLikePod(String name, String... extraPodmanOptions) throws IOException {
-        for (int port : new int[] {8089, MANAGEMENT_PORT}) {
-            try (ServerSocket probe = new ServerSocket(port, 1, InetAddress.getLoopbackAddress())) {
-                probe.close();
-            } catch (IOException e) {
-                fail("port " + port + " is taken on this machine; the pod-like container needs it: " + e.getMessage());
-            }
-        }
-        Podman.podman(60, "rm", "--force", "--time", "0", name);
-        List<String> args = new ArrayList<>(List.of(IMAGE, name, manifestMemoryLimit(), tree.toString(),
-                hostFile.toString(), REWRITTEN));
-        args.addAll(List.of("--", "--env", "QUARKUS_MANAGEMENT_PORT=" + MANAGEMENT_PORT));
-        args.addAll(List.of(extraPodmanOptions));
-        Podman.Result run = Podman.script(120, "run-like-pod.sh", args);
-        assertTrue(run.ok(), "podman run failed:\n" + run.output());
+        runLikePod(name, tree, hostFile, extraPodmanOptions);
         CONTAINERS.add(name);
         return name;
     }

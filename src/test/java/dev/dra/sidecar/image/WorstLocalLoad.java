@@ -88,7 +88,7 @@ final class WorstLocalLoad {
         assertTrue(connectionsRefused == 0 || (rejected > 0 && rejected <= connectionsRefused),
                 "rejected connections are counted: " + rejected + " of " + connectionsRefused);
         System.out.printf("[image] peak cgroup usage %d MiB of %s%n",
-                Long.parseLong(Files.readString(cgroup.resolve("memory.max_usage_in_bytes")).strip()) >> 20,
+                memoryPeak(cgroup) >> 20,
                 manifestMemoryLimit());
     }
 
@@ -165,7 +165,7 @@ final class WorstLocalLoad {
             statuses.merge(status, 1, Integer::sum);
         }
         System.out.printf("[image] 30 dense 1 MB streams at once: answers by status %s; peak cgroup usage %d MiB%n",
-                statuses, Long.parseLong(Files.readString(memoryCgroup(name).resolve("memory.max_usage_in_bytes")).strip()) >> 20);
+                statuses, memoryPeak(memoryCgroup(name)) >> 20);
         assertTrue(statuses.getOrDefault(200, 0) >= 1, "validated, " + places + " at a time: " + statuses);
         assertEquals(30, statuses.getOrDefault(200, 0) + statuses.getOrDefault(503, 0) + statuses.getOrDefault(-1, 0),
                 "every other one refused: " + statuses);

@@ -11,11 +11,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.decode.FailureCode;
+import dev.dra.sidecar.decode.MetadataStreamDecoder;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
 import dev.dra.sidecar.snapshot.Served;
-import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -40,7 +40,7 @@ class MetadataStoreBoundTest {
     Path root;
 
     @Test
-    void servesWhatFitsRefusesTheRestAndAdmitsARefusedFileWhenAnotherGoes() throws IOException {
+    void servesWhatFitsRefusesTheRestAndAdmitsARefusedFileWhenAnotherGoes() throws Exception {
         byte[] content = metadata(1);
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < FILES; i++) {
@@ -48,8 +48,11 @@ class MetadataStoreBoundTest {
         }
         // Tracking takes at most half of the bound: all five are tracked, and what is left holds some of them.
         long bound = 2 * FILES * HeldBudget.PER_TRACKED;
-        int held = (int) ((bound - FILES * HeldBudget.PER_TRACKED) / HeldBudget.charge(content.length));
-        assertTrue(held > 0 && held < FILES, "the bound holds some of the files: " + held);
+        long charge = HeldCharge.of(MetadataStreamDecoder.decode(content, "test").object());
+        int held = (int) ((bound - FILES * HeldBudget.PER_TRACKED) / charge);
+        assertTrue(held > 0 && held < FILES - 1, "the bound holds some of the files: " + held);
+        // One file gone frees its tracking and its charge: what is left holds this many of the other four.
+        int heldAfter = (int) Math.min(FILES - 1, (bound - (FILES - 1) * HeldBudget.PER_TRACKED) / charge);
         try (MetadataStore store = start(TestStoreConfig.of(root, "max-held", String.valueOf(bound)))) {
             assertEquals(held, served(store.current()), () -> store.held().toString());
             List<RequestEntry> refused = refused(store.current());
@@ -66,9 +69,9 @@ class MetadataStoreBoundTest {
 
             Path heldFile = files.stream().filter(f -> isServed(store.current(), f)).findFirst().orElseThrow();
             Files.delete(heldFile);
-            awaitTrue(BOUND, "a refused file held once another is gone",
-                    () -> served(store.current()) == held && refused(store.current()).size() == FILES - held - 1
-                            && store.held().refused() == FILES - held - 1);
+            awaitTrue(BOUND, () -> "refused files held once another is gone: " + heldAfter + " held, " + store.held(),
+                    () -> served(store.current()) == heldAfter && refused(store.current()).size() == FILES - 1 - heldAfter
+                            && store.held().refused() == FILES - 1 - heldAfter);
         }
     }
 

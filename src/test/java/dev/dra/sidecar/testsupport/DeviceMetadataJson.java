@@ -1,6 +1,8 @@
 package dev.dra.sidecar.testsupport;
 
 import java.nio.charset.StandardCharsets;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
 
 /**
  * One DeviceMetadata object with one request and one device, as a driver writes it: a single line of JSON ending in
@@ -53,11 +55,29 @@ public record DeviceMetadataJson(String apiVersion, String claim, long generatio
 
     /** The object as one line of JSON followed by a newline. */
     public String json() {
+        return withDevices(deviceJson(device));
+    }
+
+    /**
+     * {@link #json()} with {@code count} devices instead of one, named {@code <device>-0} to
+     * {@code <device>-<count - 1>}, each with the attributes.
+     */
+    public String jsonWithDevices(int count) {
+        return withDevices(IntStream.range(0, count).mapToObj(i -> deviceJson(device + "-" + i))
+                .collect(Collectors.joining(",")));
+    }
+
+    private String deviceJson(String name) {
+        return "{\"driver\":\"%s\",\"pool\":\"%s\",\"name\":\"%s\",\"attributes\":{%s}}".formatted(driver, pool,
+                name, attributes);
+    }
+
+    private String withDevices(String devices) {
         return """
                 {"kind":"DeviceMetadata","apiVersion":"%s",\
                 "metadata":{"name":"%s","namespace":"default","uid":"uid-%s","generation":%d},\
-                "requests":[{"name":"%s","devices":[{"driver":"%s","pool":"%s","name":"%s","attributes":{%s}}]}]}
-                """.formatted(apiVersion, claim, claim, generation, request, driver, pool, device, attributes);
+                "requests":[{"name":"%s","devices":[%s]}]}
+                """.formatted(apiVersion, claim, claim, generation, request, devices);
     }
 
     /** {@link #json()} with the object in {@code namespace} instead of {@code default}. */

@@ -5,6 +5,7 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.util.Comparator;
 import java.util.List;
 import java.util.stream.Stream;
@@ -58,6 +59,21 @@ public final class FileTrees {
             List<Path> deepestFirst = tree.sorted(Comparator.reverseOrder()).toList();
             for (Path path : deepestFirst) {
                 Files.delete(path);
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    /**
+     * Makes {@code tree} readable by every user (directories {@code rwxr-xr-x}, files {@code rw-r--r--}), as the
+     * kubelet's metadata files are: a container's non-root user can then read a bind mount of it.
+     */
+    public static void makeReadableByAll(Path tree) {
+        try (Stream<Path> paths = Files.walk(tree)) {
+            for (Path path : (Iterable<Path>) paths::iterator) {
+                Files.setPosixFilePermissions(path, PosixFilePermissions.fromString(
+                        Files.isDirectory(path) ? "rwxr-xr-x" : "rw-r--r--"));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);

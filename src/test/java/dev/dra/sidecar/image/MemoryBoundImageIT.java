@@ -1,0 +1,221 @@
+package dev.dra.sidecar.image;
+
+import static dev.dra.sidecar.image.PodLikeContainer.*;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dra.sidecar.image.OversizedTree.TreeFile;
+import dev.dra.sidecar.store.HeldBudget;
+import dev.dra.sidecar.testsupport.CleanLog;
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.FileTrees;
+import dev.dra.sidecar.testsupport.MetadataFiles;
+import java.io.IOException;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.stream.Collectors;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 31 on the packaged image at the manifests' memory limit (src/test/image/run-like-pod.sh): a tree well past
+ * what the sidecar may hold ({@link OversizedTree}) never ends in an OOM kill or OutOfMemoryError. The sidecar
+ * starts (its startup check and the postStart hook pass), serves the files that fit, answers {@code 507
+ * memory-bound-reached} for the tracked ones that do not and {@code 404} for those past even the tracking, says so
+ * in the readiness and startup data (counts that add up to the tree and agree with what the API answers and with
+ * the documented charges) and in one WARN line, and keeps serving rewrites. Prints the container's cgroup memory
+ * peak for docs/operations.md. Skipped, saying why, where podman cannot run containers.
+ */
+class MemoryBoundImageIT {
+
+    private static final String NAME = "dra-memory-bound-it";
+    private static final ObjectMapper JSON = new ObjectMapper();
+    private static final Duration PROPAGATION = Duration.ofSeconds(30);
+
+    private static Path root;
+    private static List<TreeFile> files;
+
+    @BeforeAll
+    static void buildTheImageAndTheTree() throws IOException {
+        String why = Podman.whyPodmanCannotRun();
+        Assumptions.assumeTrue(why == null, () -> "image test skipped: " + why);
+        buildImage();
+        root = FileTrees.temporaryDirectoryOnTmpfs("dra-bound-tree");
+        files = OversizedTree.write(root);
+        FileTrees.makeReadableByAll(root); // the image's user 1001 reads it
+    }
+
+    @AfterAll
+    static void removeTheContainerAndTheTree() {
+        Podman.podman(60, "rm", "--force", "--time", "0", NAME);
+        if (root != null) {
+            FileTrees.deleteTree(root);
+        }
+    }
+
+    @Test
+    void servesWhatFitsRefusesTheRestAndIsNeverOomKilled() throws Exception {
+        long started = System.nanoTime();
+        runLikePod(NAME, root, null);
+        double upAfter = awaitStarted(NAME);
+        Podman.Result hook = Podman.podman(150, "exec", NAME, "/opt/jre/bin/java", "@/deployments/await-started", "120");
+        assertEquals(0, hook.exit(), "the postStart hook returns once the sidecar has started:\n" + hook.output());
+
+        MemoryBoundEntry entry = entry("/q/health/ready", "dra-metadata-present");
+        assertEquals(entry, entry("/q/health/started", "dra-metadata-present-at-start"), "startup says the same");
+        assertEquals(files.size(), entry.held() + entry.refused() + entry.untracked(), "every file counted: " + entry);
+        assertTrue(entry.held() > 0 && entry.refused() > 0 && entry.untracked() > 0, "both refusals: " + entry);
+        assertTrue(entry.remedy().contains("memory limit") && entry.remedy().contains("dra.metadata.max-held"), entry.remedy());
+
+        Map<Integer, List<TreeFile>> byStatus = byStatus();
+        assertEquals(Set.of(200, 507, 404), byStatus.keySet(), "held, refused, untracked");
+        assertEquals(entry.held(), byStatus.get(200).size(), "held files answer 200");
+        assertEquals(entry.refused(), byStatus.get(507).size(), "refused files answer 507");
+        assertEquals(entry.untracked(), byStatus.get(404).size(), "untracked files answer 404");
+        assertEquals(indexed(), paths(byStatus.get(200), byStatus.get(507)), "GET /claims lists the tracked files");
+        long estimate = chargedAsDocumented(entry, byStatus.get(200), byStatus.get(507));
+
+        TreeFile held = byStatus.get(200).stream().filter(f -> !f.dense()).findFirst().orElseThrow();
+        servedWithItsMetadata(held);
+        refusedWithTheBound(byStatus.get(507).get(0), entry);
+        HttpResponse<String> untracked = get(API + byStatus.get(404).get(0).apiPath());
+        assertEquals(404, untracked.statusCode(), untracked.body());
+        assertEquals("not-found", JSON.readTree(untracked.body()).get("code").asText());
+        loggedOnce(entry, 0);
+
+        MetadataFiles.rewriteInPlace(held.path(), held.generation(2).content());
+        Eventually.await(PROPAGATION, () -> get(API + held.driverPath()), r -> r.statusCode() == 200
+                && generation(r.body()) == 2, "the held file's rewrite is served");
+        assertEquals(entry, entry("/q/health/ready", "dra-metadata-present"), "a rewrite of the same size changes no count");
+        loggedOnce(entry, 1);
+
+        assertEquals("running", inspect(NAME, "{{.State.Status}}"), logs(NAME));
+        assertEquals("false", inspect(NAME, "{{.State.OOMKilled}}"));
+        assertEquals(200, status(MANAGEMENT + "/q/health/live"));
+        Path cgroup = memoryCgroup(NAME);
+        System.out.printf("[image] memory bound at the %s limit: %d files (%d dense) -> %d held (%d dense), %d refused "
+                + "(507), %d untracked (404); %s estimated (documented charges: %s) of %s; started UP after %.1f s; "
+                + "cgroup memory peak %.1f MiB, rss now %.1f MiB; %d s in all%n", manifestMemoryLimit(), files.size(),
+                files.stream().filter(TreeFile::dense).count(), entry.held(),
+                byStatus.get(200).stream().filter(TreeFile::dense).count(), entry.refused(), entry.untracked(),
+                entry.estimate(), HeldBudget.mib(estimate), entry.bound(), upAfter, memoryPeak(cgroup) / 1048576.0,
+                rss(cgroup) / 1048576.0, seconds(started));
+    }
+
+    /** The {@code memory-bound} entry of a health check's data. */
+    private static MemoryBoundEntry entry(String path, String check) throws IOException {
+        HttpResponse<String> health = get(MANAGEMENT + path);
+        assertEquals(200, health.statusCode(), health.body());
+        for (JsonNode node : JSON.readTree(health.body()).get("checks")) {
+            if (node.get("name").asText().equals(check)) {
+                return MemoryBoundEntry.parse(node.at("/data/memory-bound").asText());
+            }
+        }
+        throw new AssertionError(check + " is not in " + health.body());
+    }
+
+    /** Every file of the tree by the status a HEAD of its request answers; fails saying why when none comes. */
+    private static Map<Integer, List<TreeFile>> byStatus() {
+        try {
+            return files.stream().collect(Collectors.groupingBy(f -> head(API + f.apiPath()), TreeMap::new,
+                    Collectors.toList()));
+        } catch (IllegalStateException e) {
+            throw new AssertionError(NAME + " stopped answering (" + e.getMessage() + "): " + inspect(NAME,
+                    "{{.State.Status}}, OOMKilled {{.State.OOMKilled}}, exit code {{.State.ExitCode}}") + "\n"
+                    + logs(NAME), e);
+        }
+    }
+
+    /** The requests {@code GET /claims} lists, as API paths. */
+    private static Set<String> indexed() throws IOException {
+        Set<String> paths = new HashSet<>();
+        for (JsonNode claim : JSON.readTree(get(API + "/claims").body()).get("claims")) {
+            claim.get("requests").forEach(r -> paths.add("/claims/" + claim.get("name").asText() + "/" + r.asText()));
+        }
+        return paths;
+    }
+
+    @SafeVarargs
+    private static Set<String> paths(List<TreeFile>... lists) {
+        Set<String> paths = new HashSet<>();
+        for (List<TreeFile> list : lists) {
+            list.forEach(f -> paths.add(f.apiPath()));
+        }
+        return paths;
+    }
+
+    /**
+     * The counts and estimate agree with docs/operations.md's charges: tracking stops at half of the bound; the
+     * estimate is the tracked files' bookkeeping plus each held file's charge; none of the refused files would have
+     * fitted. The bound is shown to a tenth of a MiB. @return the estimate computed from the charges
+     */
+    private static long chargedAsDocumented(MemoryBoundEntry entry, List<TreeFile> held, List<TreeFile> refused)
+            throws Exception {
+        double bound = entry.boundBytes();
+        double rounding = MemoryBoundEntry.ROUNDING;
+        long tracking = entry.tracked() * HeldBudget.PER_TRACKED;
+        assertTrue(tracking <= (bound + rounding) / 2 && tracking + HeldBudget.PER_TRACKED > (bound - rounding) / 2,
+                "tracking stops at half of the bound: " + entry);
+        long estimate = tracking;
+        for (TreeFile file : held) {
+            estimate += file.charge();
+        }
+        assertEquals(HeldBudget.mib(estimate), entry.estimate(), "the estimate is the documented charges' sum");
+        long smallestRefused = Long.MAX_VALUE;
+        for (TreeFile file : refused) {
+            smallestRefused = Math.min(smallestRefused, file.charge());
+        }
+        assertTrue(estimate <= bound + rounding && estimate + smallestRefused > bound - rounding,
+                "no refused file fits: " + estimate + " + " + smallestRefused + " of " + entry.bound());
+        return estimate;
+    }
+
+    private static void servedWithItsMetadata(TreeFile file) throws IOException {
+        HttpResponse<String> served = get(API + file.driverPath());
+        assertEquals(200, served.statusCode(), served.body());
+        assertEquals(JSON.readTree(file.served()), JSON.readTree(served.body()), "the file's object is served");
+    }
+
+    private static void refusedWithTheBound(TreeFile file, MemoryBoundEntry entry) throws IOException {
+        HttpResponse<String> refused = get(API + file.apiPath());
+        assertEquals(507, refused.statusCode(), refused.body());
+        assertEquals("application/problem+json", refused.headers().firstValue("Content-Type").orElse(""));
+        JsonNode problem = JSON.readTree(refused.body());
+        assertEquals("memory-bound-reached", problem.get("code").asText(), refused.body());
+        String detail = problem.get("detail").asText();
+        assertTrue(detail.contains("memory bound of " + entry.bound()) && detail.contains("resources.limits.memory")
+                && detail.contains("dra.metadata.max-held"), "the detail names the bound and what to raise: " + detail);
+    }
+
+    /**
+     * The log says the bound is reached in one WARN line, its only alerting one; the first scan in one summary line,
+     * not a line per file; {@code rewrites} files are logged one by one since.
+     */
+    private static void loggedOnce(MemoryBoundEntry entry, int rewrites) {
+        String log = logs(NAME);
+        List<String> alerting = CleanLog.alertingLines(log);
+        assertEquals(1, alerting.size(), "one WARN line, about the bound:\n" + String.join("\n", alerting));
+        assertTrue(alerting.get(0).contains("Memory bound reached: " + entry.held() + " file(s) held"), alerting.get(0));
+        assertTrue(log.contains("Read " + entry.tracked() + " new metadata files in "), "the scan's summary:\n" + log);
+        assertEquals(rewrites, log.lines().filter(l -> l.contains("-metadata.json: generation")).count(),
+                "files logged one by one:\n" + log);
+    }
+
+    private static long generation(String body) {
+        try {
+            return JSON.readTree(body).at("/metadata/generation").asLong();
+        } catch (IOException e) {
+            throw new IllegalStateException(body, e);
+        }
+    }
+}
