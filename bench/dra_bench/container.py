@@ -33,12 +33,18 @@ def manifest_memory_limit(repo):
     return int(m.group(1))
 
 
+def cgroup_dir(pid, controller):
+    """The directory of `pid`'s cgroup of the (cgroup v1) `controller`, e.g. memory or cpuacct."""
+    with open(f"/proc/{pid}/cgroup") as lines:
+        for line in lines:
+            _, controllers, path = line.rstrip("\n").split(":", 2)
+            if controller in controllers.split(","):
+                return f"/sys/fs/cgroup/{controller}{path}"
+    raise RuntimeError(f"no {controller} cgroup for pid {pid}")
+
+
 def memory_cgroup(pid):
-    for line in open(f"/proc/{pid}/cgroup"):
-        _, controllers, path = line.rstrip("\n").split(":", 2)
-        if "memory" in controllers.split(","):
-            return "/sys/fs/cgroup/memory" + path
-    raise RuntimeError(f"no memory cgroup for pid {pid}")
+    return cgroup_dir(pid, "memory")
 
 
 def cgroup_rss_kib(cgroup):

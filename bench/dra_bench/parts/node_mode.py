@@ -12,7 +12,7 @@ import os
 import time
 
 from ..stats import median, percentile
-from .. import kube_node
+from .. import container, kube_node
 from .pod_start import cri_time, wait
 
 NAME = "node_mode"
@@ -108,8 +108,9 @@ def variant(node, ns, n, mode, service_containers):
     """Starts n pods one after another (each timed to its first line), measures the service with all running,
     deletes them."""
     names = [f"{mode}-{i}" for i in range(n)]
-    before = cpu_ns(node, service_containers(names[:0])) if mode == "agent" else 0
-    memory_before = memory_mib(node, service_containers(names[:0])) if mode == "agent" else 0
+    # The agent runs before its pods: what it uses then is the baseline of its figures (a pod's sidecar has none).
+    running = service_containers([]) if mode == "agent" else []
+    before, memory_before = cpu_ns(node, running), memory_mib(node, running)
     starts = [start(node, ns, name, mode) for name in names]
     result = {"p50_s": round(median(starts), 3), "p90_s": round(percentile(starts, 90), 3)}
     if service_containers:
@@ -149,11 +150,8 @@ def container_id(node, ns, pod_name, container):
 
 
 def cgroup_value(node, container_id_, controller, file):
-    pid = next(line.split()[1] for line in node.ctr("tasks", "ls").splitlines()[1:] if line.split()[0] == container_id_)
-    with open(f"/proc/{pid}/cgroup") as lines:
-        path = next(line.rstrip("\n").split(":", 2)[2] for line in lines
-                    if controller in line.split(":")[1].split(","))
-    return int(open(f"/sys/fs/cgroup/{controller}{path}/{file}").read())
+    with open(os.path.join(container.cgroup_dir(node.host_pid(container_id_), controller), file)) as value:
+        return int(value.read())
 
 
 def memory_mib(node, ids):
