@@ -93,7 +93,7 @@ class MemoryBoundImageIT {
         assertEquals(Set.of(200), byStatus.keySet(), "every file served: " + byStatus.keySet());
         servedWithItsMetadata(bench.get(bench.size() / 2));
         String log = logs(NAME);
-        assertEquals(List.of(), CleanLog.alertingLines(log), "no WARN line");
+        assertEquals(List.of(), alertingLines(log), "no WARN line");
         String scan = log.lines().filter(l -> l.contains("Read " + bench.size() + " new metadata files in ")).findFirst()
                 .orElseThrow(() -> new AssertionError("one summary line for the scan:\n" + log));
         assertEquals("running", inspect(NAME, "{{.State.Status}}"), log);
@@ -246,12 +246,23 @@ class MemoryBoundImageIT {
      */
     private static void loggedOnce(MemoryBoundEntry entry, int rewrites) {
         String log = logs(NAME);
-        List<String> alerting = CleanLog.alertingLines(log);
+        List<String> alerting = alertingLines(log);
         assertEquals(1, alerting.size(), "one WARN line, about the bound:\n" + String.join("\n", alerting));
         assertTrue(alerting.get(0).contains("Memory bound reached: " + entry.held() + " file(s) held"), alerting.get(0));
         assertTrue(log.contains("Read " + entry.tracked() + " new metadata files in "), "the scan's summary:\n" + log);
         assertEquals(rewrites, log.lines().filter(l -> l.contains("-metadata.json: generation")).count(),
                 "files logged one by one:\n" + log);
+    }
+
+    /**
+     * The log's WARN and ERROR lines but the one that says the node's inotify watches ran out (a tree of this size
+     * needs more than some nodes' 8192; the sidecar then polls, as documented): that is the host's limit, not this
+     * test's subject, and the watch mode in the readiness data says so.
+     */
+    private static List<String> alertingLines(String log) {
+        return CleanLog.alertingLines(log).stream()
+                .filter(l -> !(l.contains("File notifications given up") && l.contains("max_user_watches reached")))
+                .toList();
     }
 
     private static long generation(String body) {
