@@ -161,13 +161,17 @@ def quarkus_started_in(log_path):
 
 
 def initial_scan_seconds(log_path):
-    """Seconds from the store's "Metadata root ... found" line to its last per-file "generation" line
-    of the initial scan (the store logs each file it decodes), if the sidecar logs them."""
+    """Seconds of the store's initial scan: the figure of its summary line ("Read N new metadata files in X ms")
+    when it logs one (a scan of many files), else from its "Metadata root ... found" line to its last per-file
+    "generation" line."""
     def timestamp(line):
         return datetime.datetime.strptime(line[:23], "%Y-%m-%d %H:%M:%S,%f")
     t0 = t1 = None
     try:
         for line in open(log_path, errors="replace"):
+            summary = re.search(r"Read \d+ new metadata files in (\d+) ms", line)
+            if summary:
+                return round(int(summary.group(1)) / 1000, 3)
             if t0 is None and "Metadata root" in line and "found" in line:
                 t0 = timestamp(line)
             elif t0 is not None and re.search(r": generation \S+ \(", line):

@@ -77,6 +77,8 @@ public final class GoCompatibleJson {
                 // sorted map as it is instead of re-sorting it in Java's UTF-16 order.
                 .addModule(new SimpleModule("go-map-order").addAbstractTypeMapping(Map.class, GoOrderedMap.class))
                 .addModule(new SimpleModule("go-zero-values").setDeserializerModifier(new ZeroValueRecords()))
+                // Values many files repeat are held once (field names and map keys Jackson interns itself).
+                .addModule(new SimpleModule("shared-strings").addDeserializer(String.class, new SharedStrings()))
                 .build();
         // null as a list item or map value: the element deserializer's empty value (0, false, "", zero record)
         mapper.configOverride(List.class).setSetterInfo(JsonSetter.Value.forContentNulls(Nulls.AS_EMPTY));

@@ -5,6 +5,7 @@ import com.sun.jna.NativeLong;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.nio.file.Path;
+import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
@@ -115,7 +116,7 @@ final class FileWatches implements AutoCloseable {
             unwatch(path);
             return false;
         }
-        pathsByWatch.computeIfAbsent(wd, k -> ConcurrentHashMap.newKeySet()).add(path);
+        pathsByWatch.merge(wd, Set.of(path), FileWatches::union);
         Integer previous = watchByPath.put(path, wd);
         if (previous != null && previous != wd) {
             release(previous, path);
@@ -142,18 +143,36 @@ final class FileWatches implements AutoCloseable {
     }
 
     private void release(int wd, Path path) {
-        Set<Path> paths = pathsByWatch.get(wd);
-        if (paths == null) {
-            return;
-        }
-        paths.remove(path);
-        if (paths.isEmpty() && pathsByWatch.remove(wd, paths)) {
+        boolean[] last = new boolean[1];
+        pathsByWatch.computeIfPresent(wd, (k, paths) -> {
+            Set<Path> rest = without(paths, path);
+            last[0] = rest == null && paths.contains(path);
+            return rest;
+        });
+        if (last[0]) {
             try {
                 Inotify.inotify_rm_watch(inotify, wd);
             } catch (LastErrorException e) {
                 // The kernel dropped it already (the file went); its IN_IGNORED is on the way.
             }
         }
+    }
+
+    /** Both sets, as an immutable set: a watch's paths are replaced, never changed, so readers need no lock. */
+    private static Set<Path> union(Set<Path> a, Set<Path> b) {
+        Set<Path> all = new HashSet<>(a);
+        all.addAll(b);
+        return Set.copyOf(all);
+    }
+
+    /** {@code paths} without {@code path}, {@code null} when none is left (the watch then goes). */
+    private static Set<Path> without(Set<Path> paths, Path path) {
+        if (!paths.contains(path)) {
+            return paths;
+        }
+        Set<Path> rest = new HashSet<>(paths);
+        rest.remove(path);
+        return rest.isEmpty() ? null : Set.copyOf(rest);
     }
 
     private void run() {

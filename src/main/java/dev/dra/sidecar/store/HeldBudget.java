@@ -20,10 +20,13 @@ public final class HeldBudget {
      * directory's), snapshot entries. Tracking takes at most half of the bound, so that what is tracked can also be
      * held; a file found past that is not even tracked.
      */
-    public static final long PER_TRACKED = 2560;
+    public static final long PER_TRACKED = 2048;
 
-    /** The default bound: this share of the maximum heap. */
-    static final double HEAP_SHARE = 0.5;
+    /**
+     * The default bound: this share of the maximum heap. The rest is for the sidecar itself and what the API's bounds
+     * let clients take (about 25 MiB of the image's heap at the shipped limit).
+     */
+    static final double HEAP_SHARE = 0.65;
 
     /**
      * @param heldBytes the estimate charged for the files held now
@@ -54,8 +57,8 @@ public final class HeldBudget {
             boundSource = "dra.metadata.max-held";
         } else {
             bound = (long) (maxHeap * HEAP_SHARE);
-            boundSource = String.format(Locale.ROOT, "half of the maximum heap of %s, which the container's memory "
-                    + "limit sets", mib(maxHeap));
+            boundSource = String.format(Locale.ROOT, "%d %% of the maximum heap of %s, which the container's memory "
+                    + "limit sets", Math.round(HEAP_SHARE * 100), mib(maxHeap));
         }
         refusal = "not held: the sidecar's memory bound of " + mib(bound) + " (" + boundSource + ") is reached; it "
                 + "holds what fits and refuses the rest. Raise the sidecar container's memory limit "

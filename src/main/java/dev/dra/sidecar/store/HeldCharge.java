@@ -9,26 +9,27 @@ import java.io.IOException;
 
 /**
  * What holding a decoded object is charged against the memory bound ({@link HeldBudget}): an upper estimate of the
- * heap it takes while served (its decoded model, the merged body served for it, its ETag, its devices' entries),
+ * heap it takes while served (its decoded model and its devices' entries; bodies are encoded from it when asked for,
+ * and their last encoding is kept only until memory is needed),
  * from its compact JSON encoding: {@link #PER_FILE}, plus {@link #PER_BODY_BYTE} per byte of that encoding, plus
  * {@link #PER_TOKEN} per JSON token of it (names, values, brackets). Heap goes by decoded value, not by file byte: a
  * file of many small attributes takes several times the heap of a file of the same size with one long string, and
  * whitespace or a second apiVersion in the file take none.
  *
  * <p>The constants are above what the heap measured in a JVM for each shape of file: one device with a few
- * attributes (pretty-printed, two versions), 32 devices of 32 int or string attributes, 64 devices of 8 list
- * attributes, one long ASCII or Cyrillic string; the most a token took there was 30 bytes besides two bytes per byte.
+ * attributes (pretty-printed, two versions), 32 devices of 32 int or unique string attributes, 64 devices of 8 list
+ * attributes, one long ASCII or Cyrillic string; the most a token took there was 21 bytes besides one byte per byte.
  */
 public final class HeldCharge {
 
-    /** What a held object costs besides its bytes and tokens: the records' fixed part, the merged body's arrays. */
-    public static final long PER_FILE = 1024;
+    /** What a held object costs besides its bytes and tokens: the records' fixed part. */
+    public static final long PER_FILE = 512;
 
-    /** Per byte of the encoding: once in the merged body, once at most in the decoded strings. */
-    public static final long PER_BODY_BYTE = 2;
+    /** Per byte of the encoding: once at most in the decoded strings. */
+    public static final long PER_BODY_BYTE = 1;
 
     /** Per JSON token of the encoding: the record, map entry, list slot, boxed number or string object behind it. */
-    public static final long PER_TOKEN = 40;
+    public static final long PER_TOKEN = 24;
 
     private static final ObjectWriter WRITER = GoCompatibleJson.mapper().writer();
     private static final JsonFactory FACTORY = GoCompatibleJson.mapper().getFactory();

@@ -1,5 +1,6 @@
 package dev.dra.sidecar.store;
 
+import dev.dra.sidecar.decode.SharedStrings;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import java.nio.file.Path;
 
@@ -14,6 +15,14 @@ record MetadataFileRef(ClaimKind kind, String claim, String request, String driv
         String shown) {
 
     static final String SUFFIX = "-metadata.json";
+
+    /** The names many files repeat (a claim's, a request's, a driver's) are held once. */
+    MetadataFileRef {
+        claim = SharedStrings.shared(claim);
+        request = SharedStrings.shared(request);
+        driver = SharedStrings.shared(driver);
+        fileName = SharedStrings.shared(fileName);
+    }
 
     /** A file of the container's own tree, where it is read at the path the container sees. */
     MetadataFileRef(ClaimKind kind, String claim, String request, String driver, String fileName, Path path) {

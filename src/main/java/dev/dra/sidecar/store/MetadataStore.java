@@ -370,8 +370,9 @@ public final class MetadataStore implements AutoCloseable {
         }
         try {
             file.watchedKey = watches.watch(file.ref.path(), real == null ? file.ref.path() : real) ? fileKey : null;
-        } catch (FileWatches.WatchesExhausted e) {
-            stopWatchingFiles(e.getMessage());
+        } catch (FileWatches.WatchesExhausted e) { // the directory watches count against the same limit
+            stopWatchingFiles(e.getMessage() + " and " + (watcher == null ? 0 : watcher.count())
+                    + " directory watches");
         }
     }
 

@@ -35,10 +35,10 @@ import java.util.function.Supplier;
 import java.util.stream.Collectors;
 
 /**
- * Builds an immutable snapshot from the tracked files. A request's merged body, the most read, is encoded once and
- * held; every other representation is encoded when asked for, from the immutable objects the snapshot holds anyway,
- * so that what is held per file stays small. All bodies are compact JSON with map keys sorted (as Go writes them) and
- * a trailing newline.
+ * Builds an immutable snapshot from the tracked files. Every representation, a request's merged body too, is encoded
+ * when asked for, from the immutable objects the snapshot holds anyway, and its last encoding kept until memory is
+ * needed ({@link Served.Available#onDemand}): what is held per file is its decoded object, not its bodies. All bodies
+ * are compact JSON with map keys sorted (as Go writes them) and a trailing newline.
  */
 final class SnapshotBuilder {
 
@@ -126,8 +126,11 @@ final class SnapshotBuilder {
             return new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), firstFailure, List.of(),
                     validation);
         }
-        DeviceMetadata merged = RequestMerger.merge(decoded);
-        Served.Available served = available(merged, String.join(", ", versions),
+        // The merged object is made again for each encoding rather than held: it repeats what the files hold.
+        Map<String, DeviceMetadata> inputs = Map.copyOf(decoded);
+        DeviceMetadata merged = RequestMerger.merge(inputs);
+        Served.Available served = onDemand(() -> RequestMerger.merge(inputs),
+                versions.size() == 1 ? versions.get(0) : String.join(", ", versions),
                 staleReasons.isEmpty() ? null : String.join("; ", staleReasons));
         return new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), served, devices(merged, served),
                 validation);

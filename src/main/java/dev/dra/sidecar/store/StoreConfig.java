@@ -85,9 +85,9 @@ public interface StoreConfig {
 
     /**
      * How much decoded metadata the sidecar may hold, as estimated per file ({@code HeldBudget}); a file past it is
-     * not held and answers {@code memory-bound-reached}, the rest is served. Default: half of the JVM's maximum heap
-     * (in the image, -XX:MaxRAMPercentage of the container's memory limit), so that a tree too large for the pod
-     * never ends in OutOfMemoryError.
+     * not held and answers {@code memory-bound-reached}, the rest is served. Default: a share ({@code
+     * HeldBudget.HEAP_SHARE}) of the JVM's maximum heap (in the image, -XX:MaxRAMPercentage of the container's memory
+     * limit), so that a tree too large for the pod never ends in OutOfMemoryError.
      */
     Optional<MemorySize> maxHeld();
 

@@ -23,13 +23,14 @@ import java.util.Set;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Assumptions;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 31 on the packaged image at the manifests' memory limit (src/test/image/run-like-pod.sh): a tree well past
- * what the sidecar may hold ({@link OversizedTree}) never ends in an OOM kill or OutOfMemoryError. The sidecar
+ * Issue 31 on the packaged image at the manifests' memory limit (src/test/image/run-like-pod.sh): the bench's tree of
+ * 10,000 small files is held and served in full, and a tree well past what the sidecar may hold never ends in an OOM kill or OutOfMemoryError. The sidecar
  * starts (its startup check and the postStart hook pass), serves the files that fit, answers {@code 507
  * memory-bound-reached} for the tracked ones that do not and {@code 404} for those past even the tracking, says so
  * in the readiness and startup data (counts that add up to the tree and agree with what the API answers and with
@@ -42,25 +43,67 @@ class MemoryBoundImageIT {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration PROPAGATION = Duration.ofSeconds(30);
 
+    /** The bench's 10,000-file tree: 1,000 claims of 10 small files. */
+    private static final int BENCH_CLAIMS = 1000;
+
+    /** 16,000 files, 1,280 of them dense: past the bound's tracking share, so some are not even tracked. */
+    private static final int OVERSIZED_CLAIMS = 1600;
+
+    private static Path benchRoot;
+    private static List<TreeFile> bench;
     private static Path root;
     private static List<TreeFile> files;
 
     @BeforeAll
-    static void buildTheImageAndTheTree() throws IOException {
+    static void buildTheImageAndTheTrees() throws IOException {
         String why = Podman.whyPodmanCannotRun();
         Assumptions.assumeTrue(why == null, () -> "image test skipped: " + why);
         buildImage();
+        benchRoot = FileTrees.temporaryDirectoryOnTmpfs("dra-bench-tree");
+        bench = OversizedTree.write(benchRoot, BENCH_CLAIMS);
+        FileTrees.makeReadableByAll(benchRoot); // the image's user 1001 reads it
         root = FileTrees.temporaryDirectoryOnTmpfs("dra-bound-tree");
-        files = OversizedTree.write(root);
-        FileTrees.makeReadableByAll(root); // the image's user 1001 reads it
+        files = OversizedTree.withDenseFiles(root, OVERSIZED_CLAIMS);
+        FileTrees.makeReadableByAll(root);
+    }
+
+    @AfterEach
+    void removeTheContainer() {
+        Podman.podman(60, "rm", "--force", "--time", "0", NAME);
     }
 
     @AfterAll
-    static void removeTheContainerAndTheTree() {
-        Podman.podman(60, "rm", "--force", "--time", "0", NAME);
-        if (root != null) {
-            FileTrees.deleteTree(root);
+    static void removeTheTrees() {
+        for (Path tree : new Path[] {benchRoot, root}) {
+            if (tree != null) {
+                FileTrees.deleteTree(tree);
+            }
         }
+    }
+
+    @Test
+    void holdsAndServesTheBenchsTenThousandFiles() throws Exception {
+        long started = System.nanoTime();
+        runLikePod(NAME, benchRoot, null);
+        double upAfter = awaitStarted(NAME);
+        MemoryBoundEntry entry = entry("/q/health/ready", "dra-metadata-present");
+        assertEquals(bench.size(), entry.held(), "every file held: " + entry);
+        assertEquals(0, entry.refused() + entry.untracked(), "none refused: " + entry);
+        Map<Integer, List<TreeFile>> byStatus = byStatus(bench);
+        assertEquals(Set.of(200), byStatus.keySet(), "every file served: " + byStatus.keySet());
+        servedWithItsMetadata(bench.get(bench.size() / 2));
+        String log = logs(NAME);
+        assertEquals(List.of(), alertingLines(log), "no WARN line");
+        String scan = log.lines().filter(l -> l.contains("Read " + bench.size() + " new metadata files in ")).findFirst()
+                .orElseThrow(() -> new AssertionError("one summary line for the scan:\n" + log));
+        assertEquals("running", inspect(NAME, "{{.State.Status}}"), log);
+        assertEquals("false", inspect(NAME, "{{.State.OOMKilled}}"));
+        Path cgroup = memoryCgroup(NAME);
+        System.out.printf("[image] %d files of the bench's kind at the %s limit: %d held, %s estimated of %s; started "
+                + "UP after %.1f s; %s; cgroup memory peak %.1f MiB, rss now %.1f MiB; %d s in all%n", bench.size(),
+                manifestMemoryLimit(), entry.held(), entry.estimate(), entry.bound(), upAfter,
+                scan.substring(scan.indexOf("Read ")), memoryPeak(cgroup) / 1048576.0, rss(cgroup) / 1048576.0,
+                seconds(started));
     }
 
     @Test
@@ -77,7 +120,7 @@ class MemoryBoundImageIT {
         assertTrue(entry.held() > 0 && entry.refused() > 0 && entry.untracked() > 0, "both refusals: " + entry);
         assertTrue(entry.remedy().contains("memory limit") && entry.remedy().contains("dra.metadata.max-held"), entry.remedy());
 
-        Map<Integer, List<TreeFile>> byStatus = byStatus();
+        Map<Integer, List<TreeFile>> byStatus = byStatus(files);
         assertEquals(Set.of(200, 507, 404), byStatus.keySet(), "held, refused, untracked");
         assertEquals(entry.held(), byStatus.get(200).size(), "held files answer 200");
         assertEquals(entry.refused(), byStatus.get(507).size(), "refused files answer 507");
@@ -124,8 +167,8 @@ class MemoryBoundImageIT {
         throw new AssertionError(check + " is not in " + health.body());
     }
 
-    /** Every file of the tree by the status a HEAD of its request answers; fails saying why when none comes. */
-    private static Map<Integer, List<TreeFile>> byStatus() {
+    /** Every file of a tree by the status a HEAD of its request answers; fails saying why when none comes. */
+    private static Map<Integer, List<TreeFile>> byStatus(List<TreeFile> files) {
         try {
             return files.stream().collect(Collectors.groupingBy(f -> head(API + f.apiPath()), TreeMap::new,
                     Collectors.toList()));
@@ -203,12 +246,23 @@ class MemoryBoundImageIT {
      */
     private static void loggedOnce(MemoryBoundEntry entry, int rewrites) {
         String log = logs(NAME);
-        List<String> alerting = CleanLog.alertingLines(log);
+        List<String> alerting = alertingLines(log);
         assertEquals(1, alerting.size(), "one WARN line, about the bound:\n" + String.join("\n", alerting));
         assertTrue(alerting.get(0).contains("Memory bound reached: " + entry.held() + " file(s) held"), alerting.get(0));
         assertTrue(log.contains("Read " + entry.tracked() + " new metadata files in "), "the scan's summary:\n" + log);
         assertEquals(rewrites, log.lines().filter(l -> l.contains("-metadata.json: generation")).count(),
                 "files logged one by one:\n" + log);
+    }
+
+    /**
+     * The log's WARN and ERROR lines but the one that says the node's inotify watches ran out (a tree of this size
+     * needs more than some nodes' 8192; the sidecar then polls, as documented): that is the host's limit, not this
+     * test's subject, and the watch mode in the readiness data says so.
+     */
+    private static List<String> alertingLines(String log) {
+        return CleanLog.alertingLines(log).stream()
+                .filter(l -> !(l.contains("File notifications given up") && l.contains("max_user_watches reached")))
+                .toList();
     }
 
     private static long generation(String body) {

@@ -17,16 +17,15 @@ import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 
 /**
- * A metadata tree well past what the sidecar holds at the manifests' memory limit: {@value #CLAIMS} claims of
- * {@value #REQUESTS} requests, one file each. Most files are small: one GPU with the five attributes of the bench's
- * kind, as v1beta1 then v1alpha1 (a driver serving both versions), about 1 KB. The first two requests of two claims in
- * five are dense: 32 devices of 32 string attributes each (the most upstream validation allows per device), as
- * v1beta1 only, about 39 KB, far under {@code dra.metadata.max-file-size}. A dense file takes several times the heap
- * per byte of a small one: charged by its size, as before, 400 of them ended the image in OutOfMemoryError.
+ * Metadata trees of claims of {@value #REQUESTS} requests, one file each. Small files hold one GPU with the five
+ * attributes of the bench's kind, as v1beta1 then v1alpha1 (a driver serving both versions), about 1 KB. In a tree
+ * {@link #withDenseFiles}, the first two requests of two claims in five are dense: 32 devices of 32 string attributes
+ * each (the most upstream validation allows per device), as v1beta1 only, about 39 KB, far under {@code
+ * dra.metadata.max-file-size}. A dense file takes several times the heap per byte of a small one: charged by its
+ * size, as once, 400 of them ended the image in OutOfMemoryError.
  */
 final class OversizedTree {
 
-    static final int CLAIMS = 500;
     static final int REQUESTS = 10;
     static final int DEVICES_OF_A_DENSE_FILE = 32;
     static final String DRIVER = "gpu.example.com";
@@ -76,13 +75,22 @@ final class OversizedTree {
 
     private OversizedTree() {}
 
-    /** Writes the tree under {@code root}; returns its files. */
-    static List<TreeFile> write(Path root) {
+    /** Writes {@code claims} claims of small files under {@code root}; returns its files. */
+    static List<TreeFile> write(Path root, int claims) {
+        return write(root, claims, false);
+    }
+
+    /** Writes {@code claims} claims under {@code root}, two in five with two dense files; returns its files. */
+    static List<TreeFile> withDenseFiles(Path root, int claims) {
+        return write(root, claims, true);
+    }
+
+    private static List<TreeFile> write(Path root, int claims, boolean withDense) {
         List<TreeFile> files = new ArrayList<>();
-        for (int c = 0; c < CLAIMS; c++) {
-            String claim = String.format(Locale.ROOT, "c%03d", c);
+        for (int c = 0; c < claims; c++) {
+            String claim = String.format(Locale.ROOT, "c%04d", c);
             for (int r = 0; r < REQUESTS; r++) {
-                boolean dense = r < 2 && c % 5 < 2;
+                boolean dense = withDense && r < 2 && c % 5 < 2;
                 DeviceMetadataJson object = DeviceMetadataJson.forClaim(claim).request("r" + r).driver(DRIVER)
                         .attributes(dense ? denseAttributes() : gpuAttributes(c * REQUESTS + r));
                 TreeFile tree = new TreeFile(file(root, ClaimKind.CLAIM, claim, "r" + r, DRIVER), object,

@@ -1,6 +1,5 @@
 package dev.dra.sidecar.store;
 
-import static dev.dra.sidecar.store.StoreFiles.metadata;
 import static dev.dra.sidecar.store.StoreFiles.request;
 import static dev.dra.sidecar.store.StoreOnFiles.BOUND;
 import static dev.dra.sidecar.store.StoreOnFiles.start;
@@ -16,6 +15,8 @@ import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
 import dev.dra.sidecar.snapshot.Served;
+import dev.dra.sidecar.testsupport.DeviceMetadataJson;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -41,7 +42,9 @@ class MetadataStoreBoundTest {
 
     @Test
     void servesWhatFitsRefusesTheRestAndAdmitsARefusedFileWhenAnotherGoes() throws Exception {
-        byte[] content = metadata(1);
+        // One long string: a charge of more than twice a file's tracking, whatever the charges' constants.
+        byte[] content = DeviceMetadataJson.forClaim("c").attributes("\"s\":{\"string\":\""
+                + "x".repeat(2 * (int) HeldBudget.PER_TRACKED) + "\"}").json().getBytes(StandardCharsets.UTF_8);
         List<Path> files = new ArrayList<>();
         for (int i = 0; i < FILES; i++) {
             files.add(create(file(root, ClaimKind.CLAIM, "c", "r" + i, "gpu.example.com"), content));
