@@ -12,8 +12,8 @@ import os
 import time
 
 from ..stats import median, percentile
-from .. import container, kube_node
-from .pod_start import cri_time, wait
+from .. import kube_node
+from .pod_start import cgroup_value, container_id, cri_time, wait
 
 NAME = "node_mode"
 IDLE_S = 10
@@ -141,17 +141,6 @@ def start(node, ns, name, mode):
         if time.monotonic() > deadline:
             raise RuntimeError(f"pod {name}: no app output within 120 s")
         time.sleep(0.02)
-
-
-def container_id(node, ns, pod_name, container):
-    status = json.loads(node.kubectl("get", "pod", "-n", ns, pod_name, "-o", "json"))["status"]
-    entry = next(s for s in status.get("initContainerStatuses", []) + status["containerStatuses"] if s["name"] == container)
-    return entry["containerID"].removeprefix("containerd://")
-
-
-def cgroup_value(node, container_id_, controller, file):
-    with open(os.path.join(container.cgroup_dir(node.host_pid(container_id_), controller), file)) as value:
-        return int(value.read())
 
 
 def memory_mib(node, ids):
