@@ -16,7 +16,7 @@ import java.util.concurrent.TimeUnit;
 @Singleton
 class BlockedThreadChecks implements VertxOptionsCustomizer {
 
-    static final long CHECK_INTERVAL_SECONDS = 10;
+    static final long CHECK_INTERVAL_SECONDS = 30;
 
     @Override
     public void accept(VertxOptions options) {
