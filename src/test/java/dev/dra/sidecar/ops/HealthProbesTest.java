@@ -75,13 +75,13 @@ class HealthProbesTest {
 
     /**
      * The liveness window, as docs/operations.md states it (the one place that does): with the default intervals
-     * (safety poll 10 s, poll 50 ms), 10 × 10 s.
+     * (safety poll 30 s, poll 50 ms), 10 × 30 s.
      */
     @Test
     void theLivenessWindowIsTheOneOperationsMdStates() throws Exception {
         assertTrue(Files.readString(Path.of("docs/operations.md")).contains(
                 "max(10 × the longer of `safety-poll-interval` and `poll-interval`, 10 s)"), "docs/operations.md states the window");
-        get("live").then().body("checks.find { it.name == 'dra-metadata-refresh' }.data.window-ms", equalTo(100_000));
+        get("live").then().body("checks.find { it.name == 'dra-metadata-refresh' }.data.window-ms", equalTo(300_000));
     }
 
     @Test

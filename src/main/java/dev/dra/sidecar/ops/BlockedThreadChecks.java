@@ -1,0 +1,26 @@
+package dev.dra.sidecar.ops;
+
+import io.quarkus.vertx.VertxOptionsCustomizer;
+import io.vertx.core.VertxOptions;
+import jakarta.inject.Singleton;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * Spaces out Vert.x's blocked-thread checker, which Quarkus runs at {@code quarkus.vertx.warning-exception-time}
+ * (every 2 s by default): its timer thread is the sidecar's most frequent wake-up at rest. What it reports is
+ * unchanged: an event loop blocked past {@code quarkus.vertx.max-event-loop-execute-time}, or a worker past
+ * {@code quarkus.vertx.max-worker-execute-time}, is logged with the time it has been blocked, its stack trace once
+ * past the warning-exception time; a block that starts and ends between two checks goes unreported, so only blocks
+ * longer than {@link #CHECK_INTERVAL_SECONDS} are sure to be.
+ */
+@Singleton
+class BlockedThreadChecks implements VertxOptionsCustomizer {
+
+    static final long CHECK_INTERVAL_SECONDS = 30;
+
+    @Override
+    public void accept(VertxOptions options) {
+        options.setBlockedThreadCheckInterval(CHECK_INTERVAL_SECONDS);
+        options.setBlockedThreadCheckIntervalUnit(TimeUnit.SECONDS);
+    }
+}
