@@ -121,6 +121,21 @@ class Node:
                 return int(columns[1])
         raise RuntimeError(f"no task for container {container_id}")
 
+    def container_id(self, ns, pod_name, name):
+        """The containerd ID of container `name` of a pod (an init container too)."""
+        status = json.loads(self.kubectl("get", "pod", "-n", ns, pod_name, "-o", "json"))["status"]
+        entry = next(s for s in status.get("initContainerStatuses", []) + status["containerStatuses"] if s["name"] == name)
+        return entry["containerID"].removeprefix("containerd://")
+
+    def cgroup_value(self, container_id, controller, file):
+        """An integer file of a container's cgroup of `controller` (e.g. cpuacct.usage, memory.usage_in_bytes)."""
+        with open(os.path.join(container.cgroup_dir(self.host_pid(container_id), controller), file)) as value:
+            return int(value.read())
+
+    def cgroup_rss_bytes(self, container_id):
+        """memory.stat rss of a container's memory cgroup (anonymous memory; the AOT cache's clean pages are cache)."""
+        return container.cgroup_rss_kib(container.memory_cgroup(self.host_pid(container_id))) * 1024
+
 
 def wait(condition, seconds, what="the condition"):
     """Polls `condition` every 0.1 s until it returns something true, which is returned; raises after `seconds`."""

@@ -13,7 +13,7 @@ import time
 
 from ..stats import median, percentile
 from .. import kube_node
-from .pod_start import cgroup_value, container_id, cri_time, wait
+from .pod_start import cri_time, wait
 
 NAME = "node_mode"
 IDLE_S = 10
@@ -55,7 +55,7 @@ def measure(node, repo, n):
                  "-p", json.dumps({"data": {"image": image}}))
     wait(lambda: admitted_with(node, ns, "initContainers"), 60)
     out["sidecars"] = variant(node, ns, n, "sidecar",
-                              lambda pods: [container_id(node, ns, p, "dra-metadata-sidecar") for p in pods])
+                              lambda pods: [node.container_id(ns, p, "dra-metadata-sidecar") for p in pods])
     node.kubectl("delete", "-k", os.path.join(repo, "deploy/kubernetes/injection"), "--ignore-not-found", "--wait=false")
     wait(lambda: not admitted_with(node, ns, "initContainers"), 60)
 
@@ -144,11 +144,11 @@ def start(node, ns, name, mode):
 
 
 def memory_mib(node, ids):
-    return round(sum(cgroup_value(node, i, "memory", "memory.usage_in_bytes") for i in ids) / 2**20, 1)
+    return round(sum(node.cgroup_value(i, "memory", "memory.usage_in_bytes") for i in ids) / 2**20, 1)
 
 
 def cpu_ns(node, ids):
-    return sum(cgroup_value(node, i, "cpuacct", "cpuacct.usage") for i in ids)
+    return sum(node.cgroup_value(i, "cpuacct", "cpuacct.usage") for i in ids)
 
 
 def summary_rows(r):

@@ -11,14 +11,13 @@ Needs root, podman and the node's binaries (built by the *OnNodeIT tests; the pa
 they are not in the cache yet).
 """
 import json
-import os
 import re
 import time
 from datetime import datetime
 
 from ..report import verdict
 from ..stats import median, percentile
-from .. import container, kube_node
+from .. import kube_node
 
 NAME = "pod_start"
 TARGET_ADDED_P50_S = 0.8
@@ -99,37 +98,20 @@ def at_rest(node, ns, idle_s):
     node.kubectl("create", "-f", "-", stdin=json.dumps(pod(name, ns, node.env["app_image"], True)))
     wait(lambda: node.kubectl("logs", "-n", ns, name, "-c", "app", check=False).strip(), 120)
     time.sleep(SETTLE_S)
-    ids = {"sidecar": container_id(node, ns, name, "dra-metadata-sidecar"), "app": container_id(node, ns, name, "app")}
-    cpu0 = {k: cgroup_value(node, i, "cpuacct", "cpuacct.usage") for k, i in ids.items()}
+    ids = {"sidecar": node.container_id(ns, name, "dra-metadata-sidecar"), "app": node.container_id(ns, name, "app")}
+    cpu0 = {k: node.cgroup_value(i, "cpuacct", "cpuacct.usage") for k, i in ids.items()}
     t0 = time.monotonic()
     time.sleep(idle_s)
-    cpu1 = {k: cgroup_value(node, i, "cpuacct", "cpuacct.usage") for k, i in ids.items()}
+    cpu1 = {k: node.cgroup_value(i, "cpuacct", "cpuacct.usage") for k, i in ids.items()}
     window = time.monotonic() - t0
     out = {"idle_window_s": round(window, 1), "settle_s": SETTLE_S}
     for key, cid in ids.items():
-        out[key] = {"rss_mib": round(cgroup_rss(node, cid) / 2**20, 1),
+        out[key] = {"rss_mib": round(node.cgroup_rss_bytes(cid) / 2**20, 1),
                     "idle_cpu_percent": round(100 * (cpu1[key] - cpu0[key]) / 1e9 / window, 3)}
     out["rss_met"] = out["sidecar"]["rss_mib"] <= TARGET_RSS_MIB
     out["idle_cpu_met"] = out["sidecar"]["idle_cpu_percent"] <= TARGET_IDLE_CPU_PERCENT
     node.kubectl("delete", "pod", "-n", ns, name, "--grace-period=1", "--wait=true", timeout=120)
     return out
-
-
-def container_id(node, ns, pod_name, container):
-    status = json.loads(node.kubectl("get", "pod", "-n", ns, pod_name, "-o", "json"))["status"]
-    entry = next(s for s in status.get("initContainerStatuses", []) + status["containerStatuses"] if s["name"] == container)
-    return entry["containerID"].removeprefix("containerd://")
-
-
-def cgroup_value(node, container_id_, controller, file):
-    with open(os.path.join(container.cgroup_dir(node.host_pid(container_id_), controller), file)) as value:
-        return int(value.read())
-
-
-def cgroup_rss(node, cid):
-    """memory.stat rss of a container's memory cgroup (anonymous memory; the AOT cache's clean pages are cache)."""
-    path = container.cgroup_dir(node.host_pid(cid), "memory") + "/memory.stat"
-    return next(int(line.split()[1]) for line in open(path) if line.startswith("rss "))
 
 
 def wait(condition, seconds):

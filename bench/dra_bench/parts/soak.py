@@ -127,24 +127,6 @@ class Writer(threading.Thread):
             self.error = f"{type(e).__name__}: {e}"
 
 
-def memory_cgroup(pid):
-    for line in open(f"/proc/{pid}/cgroup"):
-        _, controllers, path = line.rstrip("\n").split(":", 2)
-        if controllers == "memory":
-            return f"/sys/fs/cgroup/memory{path}"
-        if controllers == "":
-            unified = f"/sys/fs/cgroup{path}"
-    return unified
-
-
-def cgroup_rss_bytes(cgroup):
-    for line in open(os.path.join(cgroup, "memory.stat")):
-        key, value = line.split()
-        if key in ("rss", "anon"):  # v1 / v2
-            return int(value)
-    raise RuntimeError(f"no rss in {cgroup}/memory.stat")
-
-
 def measure(ctx, node, repo):
     args = ctx.args
     image = node.import_sidecar_image()
@@ -156,7 +138,7 @@ def measure(ctx, node, repo):
                              "metadata.json")
     kube_node.wait(lambda: os.path.exists(answers) and " 200 " in open(answers).read(), 60, "the app's first 200")
     sidecar = statuses(pod)["dra-metadata-sidecar"]
-    cgroup = memory_cgroup(node.host_pid(sidecar["containerID"]))
+    sidecar_id = sidecar["containerID"]
     seconds = args.soak_seconds
     writer = Writer(host_file, args.soak_writes_per_second)
     memory = []
@@ -164,11 +146,11 @@ def measure(ctx, node, repo):
     writer.start()
     stop = os.path.join(ctx.work, "soak-stop")
     while time.monotonic() - t0 < seconds and writer.is_alive() and not os.path.exists(stop):
-        memory.append((time.monotonic() - t0, cgroup_rss_bytes(cgroup)))
+        memory.append((time.monotonic() - t0, node.cgroup_rss_bytes(sidecar_id)))
         time.sleep(min(MEMORY_SAMPLE_S, max(0.0, seconds - (time.monotonic() - t0))))
     writer.stopping.set()
     writer.join(10)
-    memory.append((time.monotonic() - t0, cgroup_rss_bytes(cgroup)))
+    memory.append((time.monotonic() - t0, node.cgroup_rss_bytes(sidecar_id)))
     last = writer.written[-1][1]
     kube_node.wait(lambda: any(int(line.split()[2]) > last for line in open(answers).read().splitlines()[-50:]
                                if len(line.split()) == 6), 30, "the app's answers after the last write")
