@@ -64,11 +64,11 @@ final class CdiSpecScanner implements FileSource {
     }
 
     @Override
-    public TreeScanner.Scan scan() {
+    public TreeScanner.Scan scan(Admission admission) {
         Map<Path, MetadataFileRef> files = new LinkedHashMap<>();
         Set<Path> directories = new LinkedHashSet<>();
         if (!Files.isDirectory(cdiDir)) {
-            return new TreeScanner.Scan(List.of(), List.of(), false);
+            return TreeScanner.Scan.missing();
         }
         directories.add(cdiDir);
         Set<Path> unusable = new LinkedHashSet<>();
@@ -81,8 +81,9 @@ final class CdiSpecScanner implements FileSource {
                 for (JsonNode mount : mounts) {
                     MetadataFileRef ref = ref(mount.path("hostPath").asText(""), mount.path("containerPath").asText(""));
                     if (ref != null && Files.isRegularFile(ref.path())) {
-                        files.putIfAbsent(ref.path(), ref);
-                        directories.add(ref.path().getParent());
+                        if (files.putIfAbsent(ref.path(), ref) == null) {
+                            directories.add(ref.path().getParent());
+                        }
                     }
                 }
             } catch (IOException | MetadataDecodeException | RuntimeException e) {
@@ -94,7 +95,17 @@ final class CdiSpecScanner implements FileSource {
             }
         }
         reported = unusable;
-        return new TreeScanner.Scan(List.copyOf(files.values()), List.copyOf(directories), true);
+        List<MetadataFileRef> admitted = new ArrayList<>();
+        for (MetadataFileRef ref : files.values()) {
+            if (admission.admit(ref.path())) {
+                admitted.add(ref);
+            }
+        }
+        if (admitted.size() < files.size()) {
+            directories.retainAll(admitted.stream().map(ref -> ref.path().getParent()).toList());
+            directories.add(cdiDir);
+        }
+        return new TreeScanner.Scan(admitted, files.size() - admitted.size(), List.copyOf(directories), true);
     }
 
     /** The file a mount names, when its container path is a metadata file of the container's tree; else null. */

@@ -17,8 +17,22 @@ interface FileSource {
         };
     }
 
-    /** Every metadata file there is now, the directories to watch for new ones, and whether the source exists. */
-    TreeScanner.Scan scan();
+    /**
+     * Whether the store takes a file a scan found: it tracks it already, or its bookkeeping still fits the memory
+     * bound (then it is charged for it). Asked once per file and scan.
+     */
+    @FunctionalInterface
+    interface Admission {
+        boolean admit(Path path);
+    }
+
+    /**
+     * The metadata files there are now that {@code admission} admits, how many it did not, the directories to watch
+     * for new ones, and whether the source exists. A file not admitted costs the scan no memory beyond its count, and
+     * a directory is listed to watch only when it holds an admitted file or no file was refused until it was walked, so that a tree
+     * far larger than the bound costs what the bound allows, not what the tree holds.
+     */
+    TreeScanner.Scan scan(Admission admission);
 
     /**
      * Where {@code path} (of a file the last scan found) leads now, or {@code null} when it leads somewhere this
@@ -28,7 +42,7 @@ interface FileSource {
      */
     Path resolveInside(Path path) throws IOException;
 
-    /** What {@link #scan()} reads: the metadata root, or the CDI spec directory. */
+    /** What {@link #scan} reads: the metadata root, or the CDI spec directory. */
     Path root();
 
     /** The warning logged when {@link #root()} is missing: what it means and what to do. */

@@ -319,7 +319,7 @@ public final class MetadataStore implements AutoCloseable {
     /** Walks the tree and aligns the tracked files with it; true when files appeared or vanished. */
     private boolean rescan() {
         long cpuStarted = THREADS.getCurrentThreadCpuTime();
-        TreeScanner.Scan scan = scanner.scan();
+        TreeScanner.Scan scan = scanner.scan(path -> files.containsKey(path) || budget.track());
         // Like polling, walking a huge tree is spaced out so that it takes only a small share of a core.
         long walkCost = THREADS.getCurrentThreadCpuTime() - cpuStarted;
         nextRescanNanos = System.nanoTime() + Math.max(walkIntervalNanos(), walkCost * costFactor());
@@ -335,19 +335,17 @@ public final class MetadataStore implements AutoCloseable {
         Set<Path> found = new HashSet<>();
         boolean changed = false;
         long now = System.nanoTime();
-        int untracked = 0;
         for (MetadataFileRef ref : scan.files()) {
             found.add(ref.path());
-            if (!files.containsKey(ref.path()) && !budget.track()) {
-                untracked++;
-            } else if (!files.containsKey(ref.path())) {
+            if (!files.containsKey(ref.path())) { // admitted, so its bookkeeping is charged
                 TrackedFile file = new TrackedFile(ref);
                 file.checkAt(now, true);
                 files.put(ref.path(), file);
                 changed = true;
             }
         }
-        budget.untracked(untracked);
+        budget.untracked(scan.refused());
+        boolean removed = false;
         var it = files.values().iterator();
         while (it.hasNext()) {
             TrackedFile file = it.next();
@@ -358,10 +356,13 @@ public final class MetadataStore implements AutoCloseable {
                 }
                 file.removed();
                 budget.untrack(file);
-                changed = true;
+                removed = true;
             }
         }
-        return changed;
+        if (removed && scan.refused() > 0) {
+            requests.requestRescan(); // what was freed can track a file this walk refused: walk again next cycle
+        }
+        return changed || removed;
     }
 
     private void keepWatching(TrackedFile file, Path real, Object fileKey) {

@@ -19,11 +19,17 @@ import java.util.List;
 final class TreeScanner implements FileSource {
 
     /**
-     * @param files every metadata file found
-     * @param directories every directory of the tree (root, kind, claim and request directories), to watch
+     * @param files every metadata file found and admitted
+     * @param refused how many more were found and not admitted
+     * @param directories the directories to watch (root, kind, claim and request directories)
      * @param rootExists whether the root itself is there
      */
-    record Scan(List<MetadataFileRef> files, List<Path> directories, boolean rootExists) {}
+    record Scan(List<MetadataFileRef> files, int refused, List<Path> directories, boolean rootExists) {
+
+        static Scan missing() {
+            return new Scan(List.of(), 0, List.of(), false);
+        }
+    }
 
     private final Path root;
 
@@ -43,47 +49,82 @@ final class TreeScanner implements FileSource {
     }
 
     @Override
-    public Scan scan() {
-        List<MetadataFileRef> files = new ArrayList<>();
-        List<Path> directories = new ArrayList<>();
+    public Scan scan(Admission admission) {
         if (!Files.isDirectory(root)) {
-            return new Scan(files, directories, false);
+            return Scan.missing();
         }
         Path realRoot;
         try {
             realRoot = root.toRealPath();
         } catch (IOException e) {
-            return new Scan(files, directories, false);
+            return Scan.missing();
         }
-        directories.add(root);
+        Walk walk = new Walk(admission, realRoot);
+        walk.directories.add(root);
         for (ClaimKind kind : ClaimKind.values()) {
             Path kindDir = root.resolve(kind.directory());
-            if (!isDirectoryInside(kindDir, realRoot)) {
-                continue;
-            }
-            directories.add(kindDir);
-            for (Path claimDir : children(kindDir)) {
-                if (!isDirectoryInside(claimDir, realRoot)) {
-                    continue;
-                }
-                directories.add(claimDir);
-                for (Path requestDir : children(claimDir)) {
-                    if (!isDirectoryInside(requestDir, realRoot)) {
-                        continue;
-                    }
-                    directories.add(requestDir);
-                    for (Path file : children(requestDir)) {
-                        String fileName = file.getFileName().toString();
-                        if (fileName.endsWith(MetadataFileRef.SUFFIX) && isRegularFileInside(file, realRoot)) {
-                            String driver = fileName.substring(0, fileName.length() - MetadataFileRef.SUFFIX.length());
-                            files.add(new MetadataFileRef(kind, claimDir.getFileName().toString(),
-                                    requestDir.getFileName().toString(), driver, fileName, file));
-                        }
-                    }
+            if (isDirectoryInside(kindDir, realRoot)) {
+                walk.directories.add(kindDir);
+                for (Path claimDir : children(kindDir)) {
+                    walk.claim(kind, claimDir);
                 }
             }
         }
-        return new Scan(files, directories, true);
+        return new Scan(walk.files, walk.refused, walk.directories, true);
+    }
+
+    /**
+     * One walk's findings: admitted files, the count of refused ones, and the directories worth watching: each that
+     * holds an admitted file, and each walked before the first refusal.
+     */
+    private static final class Walk {
+        private final Admission admission;
+        private final Path realRoot;
+        private final List<MetadataFileRef> files = new ArrayList<>();
+        private final List<Path> directories = new ArrayList<>();
+        private int refused;
+
+        Walk(Admission admission, Path realRoot) {
+            this.admission = admission;
+            this.realRoot = realRoot;
+        }
+
+        void claim(ClaimKind kind, Path claimDir) {
+            if (!isDirectoryInside(claimDir, realRoot)) {
+                return;
+            }
+            int filesBefore = files.size();
+            int listed = directories.size();
+            directories.add(claimDir);
+            for (Path requestDir : children(claimDir)) {
+                request(kind, claimDir, requestDir);
+            }
+            if (refused > 0 && files.size() == filesBefore) {
+                directories.subList(listed, directories.size()).clear();
+            }
+        }
+
+        private void request(ClaimKind kind, Path claimDir, Path requestDir) {
+            if (!isDirectoryInside(requestDir, realRoot)) {
+                return;
+            }
+            int filesBefore = files.size();
+            for (Path file : children(requestDir)) {
+                String fileName = file.getFileName().toString();
+                if (fileName.endsWith(MetadataFileRef.SUFFIX) && isRegularFileInside(file, realRoot)) {
+                    if (admission.admit(file)) {
+                        String driver = fileName.substring(0, fileName.length() - MetadataFileRef.SUFFIX.length());
+                        files.add(new MetadataFileRef(kind, claimDir.getFileName().toString(),
+                                requestDir.getFileName().toString(), driver, fileName, file));
+                    } else {
+                        refused++;
+                    }
+                }
+            }
+            if (refused == 0 || files.size() > filesBefore) {
+                directories.add(requestDir);
+            }
+        }
     }
 
     /**

@@ -78,6 +78,37 @@ class MetadataStoreBoundTest {
         }
     }
 
+    @Test
+    void aTreePastTheTrackingLimitCostsWhatItTracksAndTracksAFoundFileWhenAnotherGoes() throws Exception {
+        int claims = 10;
+        int trackable = 4;
+        byte[] content = DeviceMetadataJson.forClaim("c").json().getBytes(StandardCharsets.UTF_8);
+        for (int i = 0; i < claims; i++) {
+            create(file(root, ClaimKind.CLAIM, "c" + i, "r", "gpu.example.com"), content);
+        }
+        // Tracking takes at most half of the bound: room for the bookkeeping of four files, not for ten.
+        long bound = 2 * trackable * HeldBudget.PER_TRACKED;
+        try (MetadataStore store = start(TestStoreConfig.of(root, "max-held", String.valueOf(bound)))) {
+            HeldBudget.View view = store.held();
+            assertEquals(claims - trackable, view.untracked(), view::toString);
+            List<String> tracked = trackedClaims(store.current());
+            assertEquals(trackable, tracked.size(), tracked::toString);
+            // Watched: the root, resourceclaims, and the claim and request directory of each tracked file; none of
+            // the directories that hold only files it could not track.
+            assertEquals(2 + 2 * trackable, store.status().directoryWatches(), store.status()::toString);
+
+            Files.delete(file(root, ClaimKind.CLAIM, tracked.get(0), "r", "gpu.example.com"));
+            awaitTrue(BOUND, () -> "a file found but not tracked is tracked once another is gone: " + store.held(),
+                    () -> store.held().untracked() == claims - trackable - 1
+                            && trackedClaims(store.current()).size() == trackable
+                            && !trackedClaims(store.current()).contains(tracked.get(0)));
+        }
+    }
+
+    private static List<String> trackedClaims(MetadataSnapshot snapshot) {
+        return List.copyOf(snapshot.claims(ClaimKind.CLAIM).claims().keySet());
+    }
+
     private static int served(MetadataSnapshot snapshot) {
         return (int) snapshot.claims(ClaimKind.CLAIM).claims().get("c").requests().values().stream()
                 .filter(r -> r.merged() instanceof Served.Available).count();
