@@ -13,7 +13,9 @@ import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.FileTrees;
 import dev.dra.sidecar.testsupport.MetadataFiles;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.http.HttpResponse;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.HashSet;
@@ -49,6 +51,11 @@ class MemoryBoundImageIT {
     /** 16,000 files, 1,280 of them dense: past the bound's tracking share, so some are not even tracked. */
     private static final int OVERSIZED_CLAIMS = 1600;
 
+    /** 100,000 small files: far past what the bound tracks, so that most of the tree is only counted. */
+    private static final int HUGE_CLAIMS = 10_000;
+
+    private static Path hugeRoot;
+
     private static Path benchRoot;
     private static List<TreeFile> bench;
     private static Path root;
@@ -74,7 +81,7 @@ class MemoryBoundImageIT {
 
     @AfterAll
     static void removeTheTrees() {
-        for (Path tree : new Path[] {benchRoot, root}) {
+        for (Path tree : new Path[] {benchRoot, root, hugeRoot}) {
             if (tree != null) {
                 FileTrees.deleteTree(tree);
             }
@@ -153,6 +160,53 @@ class MemoryBoundImageIT {
                 byStatus.get(200).stream().filter(TreeFile::dense).count(), entry.refused(), entry.untracked(),
                 entry.estimate(), HeldBudget.mib(estimate), entry.bound(), upAfter, memoryPeak(cgroup) / 1048576.0,
                 rss(cgroup) / 1048576.0, seconds(started));
+    }
+
+    @Test
+    void aTreeFarPastTheBoundCostsWhatTheBoundAllowsAndTracksAFoundFileWhenAHeldOneGoes() throws Exception {
+        long started = System.nanoTime();
+        hugeRoot = FileTrees.temporaryDirectoryOnTmpfs("dra-huge-tree");
+        List<TreeFile> huge = OversizedTree.write(hugeRoot, HUGE_CLAIMS);
+        FileTrees.makeReadableByAll(hugeRoot);
+        runLikePod(NAME, hugeRoot, null);
+        double upAfter = awaitStarted(NAME);
+        MemoryBoundEntry entry = entry("/q/health/ready", "dra-metadata-present");
+        assertEquals(huge.size(), entry.held() + entry.refused() + entry.untracked(), "every file counted: " + entry);
+        assertTrue(entry.held() > 0 && entry.untracked() > huge.size() / 2, "most of the tree untracked: " + entry);
+        Set<String> tracked = indexed();
+        assertEquals(entry.tracked(), tracked.size(), "GET /claims lists the tracked files");
+        TreeFile held = huge.stream().filter(f -> tracked.contains(f.apiPath()) && head(API + f.apiPath()) == 200)
+                .findFirst().orElseThrow();
+        servedWithItsMetadata(held);
+        TreeFile untracked = huge.stream().filter(f -> !tracked.contains(f.apiPath())).findFirst().orElseThrow();
+        assertEquals(404, head(API + untracked.apiPath()));
+
+        // A held file goes: the walk that notices frees its tracking, and the next one tracks a file it only counted.
+        Files.delete(held.path());
+        Eventually.await(PROPAGATION, MemoryBoundImageIT::readyEntry,
+                after -> after.untracked() == entry.untracked() - 1 && after.tracked() == entry.tracked(),
+                "a file found but not tracked is tracked once a held one is gone");
+        assertEquals(404, head(API + held.apiPath()), "the deleted file is gone");
+
+        assertEquals("running", inspect(NAME, "{{.State.Status}}"), logs(NAME));
+        assertEquals("false", inspect(NAME, "{{.State.OOMKilled}}"));
+        List<String> alerting = alertingLines(logs(NAME));
+        assertTrue(!alerting.isEmpty() && alerting.stream().allMatch(l -> l.contains("Memory bound reached: ")),
+                "only the bound's WARN lines:\n" + String.join("\n", alerting));
+        Path cgroup = memoryCgroup(NAME);
+        System.out.printf("[image] %d small files at the %s limit: %d held, %d refused (507), %d untracked (404), %s "
+                + "estimated of %s; started UP after %.1f s; cgroup memory peak %.1f MiB, rss now %.1f MiB; %d s in "
+                + "all%n", huge.size(), manifestMemoryLimit(), entry.held(), entry.refused(), entry.untracked(),
+                entry.estimate(), entry.bound(), upAfter, memoryPeak(cgroup) / 1048576.0, rss(cgroup) / 1048576.0,
+                seconds(started));
+    }
+
+    private static MemoryBoundEntry readyEntry() {
+        try {
+            return entry("/q/health/ready", "dra-metadata-present");
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** The {@code memory-bound} entry of a health check's data. */
