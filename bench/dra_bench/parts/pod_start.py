@@ -18,13 +18,14 @@ from datetime import datetime
 from ..report import verdict
 from ..stats import median, percentile
 from .. import kube_node
+from . import image
 
 NAME = "pod_start"
 TARGET_ADDED_P50_S = 0.8
 TARGET_ADDED_P90_S = 1.0
 # The image part's targets for the same container (bench/README.md), here from the pod on the node.
-TARGET_RSS_MIB = 48
-TARGET_IDLE_CPU_PERCENT = 0.1
+TARGET_RSS_MIB = image.RSS_AT_REST_MIB
+TARGET_IDLE_CPU_PERCENT = image.IDLE_PCT
 # After the app's first line, before the idle window: the start's last work (JIT, the first full GC) ends.
 SETTLE_S = 10
 FILE = "/var/run/kubernetes.io/dra-device-attributes/resourceclaimtemplates/gpu/gpu"
