@@ -14,8 +14,9 @@ FALLBACK_JVM_OPTIONS = ["-XX:+UseSerialGC", "-Xss512k", "-XX:ReservedCodeCacheSi
 """Used only when src/main/docker has no JVM options; the results then say so."""
 
 # options of the image that point at files of the image or that the bench sets itself
+# (and the JDK 25 AOT cache's -XX:[+-]AOT... switches, which JDK 17 does not know)
 _DROPPED_OPTIONS = ("-XX:AOTCache=", "-XX:AOTCacheOutput=", "-XX:AOTConfiguration=", "-XX:AOTMode=", "-Xshare:",
-                    "-XX:SharedArchiveFile=", "-XX:MaxRAM=")
+                    "-XX:SharedArchiveFile=", "-XX:MaxRAM=", "-XX:-AOT", "-XX:+AOT")
 
 
 def shipped_jvm_options(repo, max_ram):

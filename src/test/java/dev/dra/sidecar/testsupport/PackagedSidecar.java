@@ -114,7 +114,7 @@ public final class PackagedSidecar implements AutoCloseable {
     private static List<String> imageJvmOptions() {
         try (Stream<String> lines = Files.lines(JVM_OPTIONS)) {
             List<String> options = new ArrayList<>(lines.map(String::trim)
-                    .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.startsWith("-XX:AOT"))
+                    .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.matches("-XX:[+-]?AOT.*"))
                     .map(l -> l.replace("/deployments/native", NATIVE.toAbsolutePath().toString()))
                     .toList());
             // The heap the percentages give under the pod's 160Mi limit; outside a container they apply to the host.
