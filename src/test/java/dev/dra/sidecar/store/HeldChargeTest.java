@@ -37,6 +37,16 @@ class HeldChargeTest {
         assertEquals(charge(compact), charge(twoVersions));
     }
 
+    @Test
+    void anObjectJacksonCannotReadBackIsChargedByItsLengthInsteadOfFailing() throws Exception {
+        // Go keeps a key of fieldsV1 with a lone surrogate escape; encoded again, Jackson's parser refuses that key.
+        String file = OBJECT.json().replace("\"metadata\":{", "\"metadata\":{\"managedFields\":[{\"fieldsV1\":"
+                + "{\"f:la\\ud800bels\":{}}}],");
+        assertTrue(file.contains("ud800"), file);
+        long charge = charge(file);
+        assertTrue(charge >= HeldCharge.PER_FILE + (HeldCharge.PER_BODY_BYTE + HeldCharge.PER_TOKEN) * 100, "" + charge);
+    }
+
     private static long charge(String file) throws Exception {
         return HeldCharge.of(MetadataStreamDecoder.decode(file.getBytes(StandardCharsets.UTF_8), "test").object());
     }
