@@ -15,6 +15,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
 
 /**
@@ -102,7 +103,7 @@ final class CdiSpecScanner implements FileSource {
             }
         }
         if (admitted.size() < files.size()) {
-            directories.retainAll(admitted.stream().map(ref -> ref.path().getParent()).toList());
+            directories.retainAll(admitted.stream().map(ref -> ref.path().getParent()).collect(Collectors.toSet()));
             directories.add(cdiDir);
         }
         return new TreeScanner.Scan(admitted, files.size() - admitted.size(), List.copyOf(directories), true);
