@@ -24,8 +24,9 @@ import java.util.List;
  * out of the packaged application, so that it has nothing to parse at start-up.
  *
  * <p>Content negotiation is the extension's: a {@code .json}, {@code .yaml} or {@code .yml} suffix chooses the
- * format, else {@code Accept: application/json} or {@code ?format=json} gives JSON, and YAML otherwise. Both are
- * read once, at start-up; a missing resource fails the start.
+ * format, else {@code Accept: application/json} or {@code ?format=json} gives JSON, and YAML otherwise. Each answer
+ * reads its copy from the class path on a worker thread: the sidecar does not hold the document between the rare
+ * requests for it. A copy missing from the class path fails the start.
  */
 @ApplicationScoped
 class PublishedOpenApiDocument {
@@ -35,21 +36,25 @@ class PublishedOpenApiDocument {
 
     private static final String JSON = "application/json";
     private static final String YAML = "application/yaml";
-
-    private final Buffer json = Buffer.buffer(read("openapi.json"));
-    private final Buffer yaml = Buffer.buffer(read("openapi.yaml"));
+    private static final String JSON_COPY = "openapi.json";
+    private static final String YAML_COPY = "openapi.yaml";
 
     void route(@Observes ManagementInterface management) {
+        for (String name : List.of(JSON_COPY, YAML_COPY)) {
+            if (PublishedOpenApiDocument.class.getClassLoader().getResource(RESOURCES + name) == null) {
+                throw new IllegalStateException("the OpenAPI document " + RESOURCES + name + " is not packaged");
+            }
+        }
         for (String path : List.of(PATH, PATH + ".json", PATH + ".yaml", PATH + ".yml")) {
             // Ahead of the switched-off extension endpoint registered on the same paths.
             Route route = management.router().route(path).method(HttpMethod.GET).method(HttpMethod.HEAD).order(-1);
-            route.handler(this::serve);
+            route.blockingHandler(this::serve, false);
         }
     }
 
     private void serve(RoutingContext context) {
         boolean asJson = wantsJson(context);
-        Buffer document = asJson ? json : yaml;
+        Buffer document = Buffer.buffer(read(asJson ? JSON_COPY : YAML_COPY));
         // Set here too: Vert.x leaves it out of the answer to a HEAD request.
         context.response()
                 .putHeader("Content-Type", (asJson ? JSON : YAML) + ";charset=UTF-8")

@@ -25,7 +25,6 @@ final class NodePods implements AutoCloseable {
     private final String node;
     private final String selector;
     private final Map<String, PodInfo> pods = new ConcurrentHashMap<>();
-    private final CompletableFuture<Void> listed = new CompletableFuture<>();
     private final Thread thread;
     private volatile boolean running = true;
 
@@ -40,11 +39,6 @@ final class NodePods implements AutoCloseable {
 
     String node() {
         return node;
-    }
-
-    /** Completes when the first list arrived. */
-    CompletableFuture<Void> listed() {
-        return listed;
     }
 
     /** The pods known now, at most the node's. */
@@ -117,7 +111,6 @@ final class NodePods implements AutoCloseable {
         });
         pods.keySet().retainAll(listedPods.keySet());
         pods.putAll(listedPods);
-        listed.complete(null);
         return list.path("metadata").path("resourceVersion").asText();
     }
 

@@ -90,11 +90,6 @@ public final class PodCallers implements AutoCloseable {
         return pods.size();
     }
 
-    /** Completes once the first list of the node's pods arrived. */
-    public CompletableFuture<Void> ready() {
-        return pods.listed();
-    }
-
     @Override
     public void close() {
         pods.close();

@@ -75,7 +75,7 @@ class DeployManifestsTest {
         // misspelled deep inside the security context
         "readOnlyRootFilesystem: true|readOnlyRootFileSystem: true",
         // a field that exists elsewhere, but not on a probe's httpGet
-        "path: /q/health/ready|pathh: /q/health/ready",
+        "path: /q/health/live|pathh: /q/health/live",
         // a pod field put on the container level
         "          restartPolicy: Always|          restartPolicy: Always\n          resourceClaims: []",
     })
@@ -132,7 +132,6 @@ class DeployManifestsTest {
         var component = SidecarPodRules.sidecar(((Deployment) parse(KUBERNETES.resolve("components/sidecar/sidecar.yaml"))
                 .get(0)).getSpec().getTemplate().getSpec(), "component");
         assertEquals(component.getLifecycle(), base.getLifecycle(), "postStart hook");
-        assertEquals(component.getReadinessProbe(), base.getReadinessProbe(), "readiness probe");
         assertEquals(component.getLivenessProbe(), base.getLivenessProbe(), "liveness probe");
         assertEquals(component.getSecurityContext(), base.getSecurityContext(), "security context");
         assertEquals(component.getResources().getLimits(), base.getResources().getLimits(), "limits");

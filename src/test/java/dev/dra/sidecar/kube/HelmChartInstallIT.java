@@ -120,7 +120,7 @@ class HelmChartInstallIT {
                         && new Quantity("200Mi").equals(c.getResources().getLimits().get("memory")),
                 "the upgraded policy and parameters applied");
         API.warnings();
-        assertEquals(Pods.sidecar(byHelm).getReadinessProbe(), upgraded.getReadinessProbe(), "the rest as it was");
+        assertEquals(Pods.sidecar(byHelm).getLivenessProbe(), upgraded.getLivenessProbe(), "the rest as it was");
 
         List<HasMetadata> installed = API.load(helm.succeed("get", "manifest", RELEASE, "--namespace", releaseNamespace));
         Set<String> kinds = new TreeSet<>();

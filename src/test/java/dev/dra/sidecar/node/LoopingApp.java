@@ -212,7 +212,7 @@ final class LoopingApp implements AutoCloseable {
     }
 
     /**
-     * How many {@code probeType} probes (Readiness, Liveness) of the sidecar kubelet counts as successful since its
+     * How many {@code probeType} probes (Liveness) of the sidecar kubelet counts as successful since its
      * own start ({@code prober_probe_total} of its {@code /metrics/probes}, through the API server's node proxy); 0
      * when kubelet does not answer.
      */

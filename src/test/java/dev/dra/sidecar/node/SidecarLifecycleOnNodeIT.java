@@ -95,7 +95,7 @@ class SidecarLifecycleOnNodeIT {
         Pod restarted = Eventually.await(NodePods.POD_START, () -> PODS.get(running), p -> {
             ContainerStatus sidecar = NodePods.status(p, NodePods.SIDECAR);
             return sidecar.getRestartCount() == 1 && Boolean.TRUE.equals(sidecar.getReady());
-        }, "kubelet restarted the sidecar and its readiness probe passed again");
+        }, "kubelet restarted the sidecar and reported it ready again (its postStart hook returned)");
         ContainerStatus sidecar = NodePods.status(restarted, NodePods.SIDECAR);
         assertEquals(137, sidecar.getLastState().getTerminated().getExitCode(), "the sidecar was SIGKILLed");
         ContainerStatus app = NodePods.status(restarted, NodePods.APP);
