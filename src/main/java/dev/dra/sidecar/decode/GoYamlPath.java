@@ -27,6 +27,30 @@ final class GoYamlPath {
      * @return Go's YAML error ({@code yaml: ...}), or {@code null} when YAML reads it
      */
     static String error(byte[] b, int start, int end) {
+        if (b[start] == '[' && holdsBom(b, start, end)) {
+            try {
+                GoYamlTree.decode(new GoYamlEvents(new GoYamlTokens(new GoYamlReader(b, start, end))));
+                return null;
+            } catch (GoYamlError e) {
+                return e.getMessage();
+            } catch (GoYamlTokens.Unsupported e) {
+                // what the port does not model: the rules below, which ignore the BOM
+            }
+        }
+        return rules(b, start, end);
+    }
+
+    /** Whether U+FEFF occurs in {@code b[start, end)}: only then can go-yaml's buffer head be one. */
+    private static boolean holdsBom(byte[] b, int start, int end) {
+        for (int i = start; i + 2 < end; i++) {
+            if (b[i] == (byte) 0xEF && b[i + 1] == (byte) 0xBB && b[i + 2] == (byte) 0xBF) {
+                return true;
+            }
+        }
+        return false;
+    }
+
+    private static String rules(byte[] b, int start, int end) {
         int[] reader = readerError(b, start, end);
         GoYamlScanner.Problem scanner = GoYamlScanner.firstProblem(b, start, reader == null ? end : reader[0], end);
         if (scanner != null && (reader == null || chunk(reader[0], start) > chunk(scanner.decodedTo() - 1, start))) {
