@@ -108,43 +108,54 @@ final class GoYamlReader {
 
     private void decodeRaw() {
         while (rawPos != inputPos) {
-            int octet = b[rawPos] & 0xFF;
-            int width = (octet & 0x80) == 0 ? 1 : (octet & 0xE0) == 0xC0 ? 2 : (octet & 0xF0) == 0xE0 ? 3
-                    : (octet & 0xF8) == 0xF0 ? 4 : 0;
-            if (width == 0) {
-                throw fail(0);
-            }
-            if (width > inputPos - rawPos) {
-                if (eof) {
-                    throw fail(1);
-                }
+            int width = decode(b, rawPos, inputPos);
+            if (width == 0 && !eof) {
                 return;
             }
-            int value = width == 1 ? octet : octet & (0xFF >> (width + 1));
-            for (int k = 1; k < width; k++) {
-                int trailing = b[rawPos + k] & 0xFF;
-                if ((trailing & 0xC0) != 0x80) {
-                    throw fail(2);
-                }
-                value = (value << 6) + (trailing & 0x3F);
-            }
-            if (width == 2 && value < 0x80 || width == 3 && value < 0x800 || width == 4 && value < 0x10000) {
-                throw fail(3);
-            }
-            if (value >= 0xD800 && value <= 0xDFFF || value > 0x10FFFF) {
-                throw fail(4);
-            }
-            if (!(value == 0x09 || value == 0x0A || value == 0x0D || value >= 0x20 && value <= 0x7E || value == 0x85
-                    || value >= 0xA0 && value <= 0xD7FF || value >= 0xE000 && value <= 0xFFFD || value >= 0x10000)) {
-                throw fail(5);
+            if (width <= 0) {
+                throw GoYamlError.reader(problem(width == 0 ? 1 : -1 - width));
             }
             rawPos += width;
             unread++;
         }
     }
 
-    private static GoYamlError fail(int problem) {
-        return GoYamlError.reader(PROBLEMS[problem]);
+    /**
+     * How go-yaml's reader takes the character at {@code b[i]}: its width when it accepts it, 0 when its bytes
+     * run past {@code limit}, else {@code -1 - p} for the problem {@link #problem p} it reports.
+     */
+    static int decode(byte[] b, int i, int limit) {
+        int octet = b[i] & 0xFF;
+        int width = width(octet);
+        if (width == 0) {
+            return -1;
+        }
+        if (width > limit - i) {
+            return 0;
+        }
+        int value = width == 1 ? octet : octet & (0xFF >> (width + 1));
+        for (int k = 1; k < width; k++) {
+            int trailing = b[i + k] & 0xFF;
+            if ((trailing & 0xC0) != 0x80) {
+                return -3;
+            }
+            value = (value << 6) + (trailing & 0x3F);
+        }
+        if (width == 2 && value < 0x80 || width == 3 && value < 0x800 || width == 4 && value < 0x10000) {
+            return -4;
+        }
+        if (value >= 0xD800 && value <= 0xDFFF || value > 0x10FFFF) {
+            return -5;
+        }
+        boolean printable = value == 0x09 || value == 0x0A || value == 0x0D || value >= 0x20 && value <= 0x7E
+                || value == 0x85 || value >= 0xA0 && value <= 0xD7FF || value >= 0xE000 && value <= 0xFFFD
+                || value >= 0x10000;
+        return printable ? width : -6;
+    }
+
+    /** The words of reader problem {@code p} (1: a character cut by the end of the input). */
+    static String problem(int p) {
+        return PROBLEMS[p];
     }
 
     /** The width of the UTF-8 character whose first byte is {@code octet} ({@code width}; 0 if none). */
@@ -215,6 +226,22 @@ final class GoYamlReader {
         column = 0;
         line++;
         unread--;
+    }
+
+    /** A comment, if one starts at the cursor, up to the line break or the end. */
+    void skipComment() {
+        if (at(0) == '#') {
+            while (!isBreakz(0)) {
+                skip();
+                cache(1);
+            }
+        }
+    }
+
+    /** {@code ---} or {@code ...} at column 0, then a blank, a break or the end: a document marker. */
+    boolean atDocumentIndicator() {
+        int c = at(0);
+        return column == 0 && (c == '-' || c == '.') && at(1) == c && at(2) == c && isBlankz(3);
     }
 
     boolean isBreak(int k) {

@@ -24,20 +24,17 @@ final class GoYamlScalars {
     GoYamlToken flowScalar(boolean single) {
         GoYamlError.Mark start = r.mark();
         r.skip();
-        StringBuilder s = new StringBuilder();
-        StringBuilder leadingBreak = new StringBuilder();
-        StringBuilder trailingBreaks = new StringBuilder();
-        StringBuilder whitespaces = new StringBuilder();
+        Text text = new Text();
+        StringBuilder s = text.s;
         while (true) {
             r.cache(4);
-            if (r.column == 0 && (r.at(0) == '-' && r.at(1) == '-' && r.at(2) == '-'
-                    || r.at(0) == '.' && r.at(1) == '.' && r.at(2) == '.') && r.isBlankz(3)) {
+            if (r.atDocumentIndicator()) {
                 throw GoYamlError.scanner("found unexpected document indicator", r.mark());
             }
             if (r.at(0) == 0) {
                 throw GoYamlError.scanner("found unexpected end of stream", r.mark());
             }
-            boolean leadingBlanks = false;
+            text.leadingBlanks = false;
             while (!r.isBlankz(0)) {
                 int c = r.at(0);
                 if (single && c == '\'' && r.at(1) == '\'') {
@@ -50,7 +47,7 @@ final class GoYamlScalars {
                     r.cache(3);
                     r.skip();
                     r.skipLine();
-                    leadingBlanks = true;
+                    text.leadingBlanks = true;
                     break;
                 } else if (!single && c == '\\') {
                     escape(s);
@@ -63,26 +60,8 @@ final class GoYamlScalars {
             if (r.at(0) == (single ? '\'' : '"')) {
                 break;
             }
-            while (r.isBlank(0) || r.isBreak(0)) {
-                if (r.isBlank(0)) {
-                    if (!leadingBlanks) {
-                        r.read(whitespaces);
-                    } else {
-                        r.skip();
-                    }
-                } else {
-                    r.cache(2);
-                    if (!leadingBlanks) {
-                        whitespaces.setLength(0);
-                        r.readLine(leadingBreak);
-                        leadingBlanks = true;
-                    } else {
-                        r.readLine(trailingBreaks);
-                    }
-                }
-                r.cache(1);
-            }
-            join(s, leadingBlanks, leadingBreak, trailingBreaks, whitespaces);
+            text.blanks(Integer.MIN_VALUE);
+            text.join();
         }
         r.skip();
         return new GoYamlToken(Type.SCALAR, start, r.mark(), s.toString(), null, false);
@@ -136,62 +115,22 @@ final class GoYamlScalars {
         }
     }
 
-    /** Joins the blanks or folds the breaks before the next run of a scalar (both scalar scanners). */
-    private static void join(StringBuilder s, boolean leadingBlanks, StringBuilder leadingBreak,
-            StringBuilder trailingBreaks, StringBuilder whitespaces) {
-        if (leadingBlanks) {
-            if (!leadingBreak.isEmpty() && leadingBreak.charAt(0) == '\n') {
-                s.append(trailingBreaks.isEmpty() ? " " : trailingBreaks);
-            } else {
-                s.append(leadingBreak).append(trailingBreaks);
-            }
-            trailingBreaks.setLength(0);
-            leadingBreak.setLength(0);
-        } else {
-            s.append(whitespaces);
-            whitespaces.setLength(0);
-        }
-    }
+    /**
+     * A scalar's text as it is scanned: its runs, and the blanks and breaks between them, which are joined
+     * (blanks kept, a single line break folded to a space) when the next run starts.
+     */
+    private final class Text {
+        final StringBuilder s = new StringBuilder();
+        final StringBuilder leadingBreak = new StringBuilder();
+        final StringBuilder trailingBreaks = new StringBuilder();
+        final StringBuilder whitespaces = new StringBuilder();
+        boolean leadingBlanks;
 
-    Plain plain(int indent, int flowLevel) {
-        StringBuilder s = new StringBuilder();
-        StringBuilder leadingBreak = new StringBuilder();
-        StringBuilder trailingBreaks = new StringBuilder();
-        StringBuilder whitespaces = new StringBuilder();
-        boolean leadingBlanks = false;
-        int minIndent = indent + 1;
-        GoYamlError.Mark start = r.mark();
-        GoYamlError.Mark end = r.mark();
-        while (true) {
-            r.cache(4);
-            if (r.column == 0 && (r.at(0) == '-' && r.at(1) == '-' && r.at(2) == '-'
-                    || r.at(0) == '.' && r.at(1) == '.' && r.at(2) == '.') && r.isBlankz(3)) {
-                break;
-            }
-            if (r.at(0) == '#') {
-                break;
-            }
-            while (!r.isBlankz(0)) {
-                int c = r.at(0);
-                if (c == ':' && r.isBlankz(1) || flowLevel > 0 && (c == ',' || c == '?' || c == '['
-                        || c == ']' || c == '{' || c == '}')) {
-                    break;
-                }
-                if (leadingBlanks || !whitespaces.isEmpty()) {
-                    join(s, leadingBlanks, leadingBreak, trailingBreaks, whitespaces);
-                    leadingBlanks = false;
-                }
-                r.read(s);
-                end = r.mark();
-                r.cache(2);
-            }
-            if (!(r.isBlank(0) || r.isBreak(0))) {
-                break;
-            }
-            r.cache(1);
+        /** Consumes blanks and breaks; a tab in the indentation before column {@code indent} is an error. */
+        void blanks(int indent) {
             while (r.isBlank(0) || r.isBreak(0)) {
                 if (r.isBlank(0)) {
-                    if (leadingBlanks && r.column < minIndent && r.at(0) == '\t') {
+                    if (leadingBlanks && r.column < indent && r.at(0) == '\t') {
                         throw GoYamlError.scanner("found a tab character that violates indentation", r.mark());
                     }
                     if (!leadingBlanks) {
@@ -211,11 +150,58 @@ final class GoYamlScalars {
                 }
                 r.cache(1);
             }
+        }
+
+        void join() {
+            if (leadingBlanks) {
+                if (!leadingBreak.isEmpty() && leadingBreak.charAt(0) == '\n') {
+                    s.append(trailingBreaks.isEmpty() ? " " : trailingBreaks);
+                } else {
+                    s.append(leadingBreak).append(trailingBreaks);
+                }
+                trailingBreaks.setLength(0);
+                leadingBreak.setLength(0);
+            } else {
+                s.append(whitespaces);
+                whitespaces.setLength(0);
+            }
+        }
+    }
+
+    Plain plain(int indent, int flowLevel) {
+        Text text = new Text();
+        int minIndent = indent + 1;
+        GoYamlError.Mark start = r.mark();
+        GoYamlError.Mark end = r.mark();
+        while (true) {
+            r.cache(4);
+            if (r.atDocumentIndicator() || r.at(0) == '#') {
+                break;
+            }
+            while (!r.isBlankz(0)) {
+                int c = r.at(0);
+                if (c == ':' && r.isBlankz(1) || flowLevel > 0 && (c == ',' || c == '?' || c == '['
+                        || c == ']' || c == '{' || c == '}')) {
+                    break;
+                }
+                if (text.leadingBlanks || !text.whitespaces.isEmpty()) {
+                    text.join();
+                    text.leadingBlanks = false;
+                }
+                r.read(text.s);
+                end = r.mark();
+                r.cache(2);
+            }
+            if (!(r.isBlank(0) || r.isBreak(0))) {
+                break;
+            }
+            r.cache(1);
+            text.blanks(minIndent);
             if (flowLevel == 0 && r.column < minIndent) {
                 break;
             }
         }
-        return new Plain(new GoYamlToken(Type.SCALAR, start, end, s.toString(), null, true), leadingBlanks);
+        return new Plain(new GoYamlToken(Type.SCALAR, start, end, text.s.toString(), null, true), text.leadingBlanks);
     }
 
     /**
@@ -240,12 +226,7 @@ final class GoYamlScalars {
             r.skip();
             r.cache(1);
         }
-        if (r.at(0) == '#') {
-            while (!r.isBreakz(0)) {
-                r.skip();
-                r.cache(1);
-            }
-        }
+        r.skipComment();
         if (!r.isBreakz(0)) {
             throw GoYamlError.scanner("did not find expected comment or line break", r.mark());
         }

@@ -114,7 +114,7 @@ final class GoYamlTokens {
             fetchStreamEnd();
         } else if (r.column == 0 && c == '%') {
             throw new Unsupported("directive");
-        } else if (r.column == 0 && isDocumentIndicator()) {
+        } else if (r.atDocumentIndicator()) {
             fetchDocumentIndicator(c == '-' ? Type.DOCUMENT_START : Type.DOCUMENT_END);
         } else if (c == '[' || c == '{') {
             saveSimpleKey();
@@ -177,11 +177,6 @@ final class GoYamlTokens {
         }
     }
 
-    private boolean isDocumentIndicator() {
-        int c = r.at(0);
-        return (c == '-' || c == '.') && r.at(1) == c && r.at(2) == c && r.isBlankz(3);
-    }
-
     private boolean startsPlain(int c) {
         return !(r.isBlankz(0) || "-?:,[]{}#&*!|>'\"%@`".indexOf(c) >= 0)
                 || c == '-' && !r.isBlank(1)
@@ -200,12 +195,7 @@ final class GoYamlTokens {
                 r.skip();
                 r.cache(1);
             }
-            if (r.at(0) == '#') {
-                while (!r.isBreakz(0)) {
-                    r.skip();
-                    r.cache(1);
-                }
-            }
+            r.skipComment();
             if (!r.isBreak(0)) {
                 return;
             }

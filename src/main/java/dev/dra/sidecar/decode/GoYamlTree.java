@@ -45,6 +45,14 @@ final class GoYamlTree {
     private final GoYamlEvents events;
     private Event peeked;
     private final Map<String, Node> anchors = new HashMap<>();
+    /** How deep a tree this thread decodes; a deeper one is decoded on a thread of {@link #DEEP_STACK} bytes. */
+    private static final int SHALLOW = 1_000;
+    private static final long DEEP_STACK = 256L << 20;
+
+    private int depth;
+    private int decodeCount;
+    private int aliasCount;
+    private int aliasDepth;
     private final Set<Node> visiting = java.util.Collections.newSetFromMap(new java.util.IdentityHashMap<>());
 
     private GoYamlTree(GoYamlEvents events) {
@@ -58,7 +66,29 @@ final class GoYamlTree {
         tree.expect(Kind.DOCUMENT_START);
         Node root = tree.parse();
         tree.expect(Kind.DOCUMENT_END);
-        GoYamlJson.check(tree.unmarshal(root));
+        if (tree.depth <= SHALLOW) {
+            GoYamlJson.check(tree.unmarshal(root, null));
+            return;
+        }
+        // decoding recurses as deep as the tree (10,000 flow levels and their aliases): a thread with room for it
+        RuntimeException[] failure = new RuntimeException[1];
+        Thread deep = new Thread(null, () -> {
+            try {
+                GoYamlJson.check(tree.unmarshal(root, null));
+            } catch (RuntimeException | StackOverflowError e) {
+                failure[0] = e instanceof RuntimeException r ? r : new GoYamlTokens.Unsupported("deeper than the stack");
+            }
+        }, "go-yaml-decode", DEEP_STACK);
+        deep.start();
+        try {
+            deep.join();
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new GoYamlTokens.Unsupported("interrupted");
+        }
+        if (failure[0] != null) {
+            throw failure[0];
+        }
     }
 
     private Event peek() {
@@ -75,57 +105,67 @@ final class GoYamlTree {
         peeked = null;
     }
 
+    /** {@code parser.parse} of one node and what it holds, with a stack for the open collections. */
     private Node parse() {
-        Event e = peek();
-        switch (e.kind()) {
-            case ALIAS -> {
-                Node target = anchors.get(e.anchor());
-                if (target == null) {
-                    throw GoYamlError.decoder("unknown anchor '" + e.anchor() + "' referenced");
-                }
-                peeked = null;
-                return new Node(Kind.ALIAS, "", e.anchor(), false, List.of(), target);
-            }
-            case SCALAR -> {
-                Node n = new Node(Kind.SCALAR, e.tag(), e.value(), e.implicit(), List.of(), null);
-                anchor(e, n);
-                peeked = null;
-                return n;
-            }
-            case SEQUENCE_START, MAPPING_START -> {
-                Node n = new Node(e.kind(), e.tag(), "", e.implicit(), new ArrayList<>(), null);
-                anchor(e, n);
-                peeked = null;
-                Kind end = e.kind() == Kind.SEQUENCE_START ? Kind.SEQUENCE_END : Kind.MAPPING_END;
-                while (peek().kind() != end) {
-                    n.children.add(parse());
-                    if (end == Kind.MAPPING_END) {
-                        n.children.add(parse());
+        java.util.Deque<Node> open = new java.util.ArrayDeque<>();
+        while (true) {
+            Event e = peek();
+            peeked = null;
+            Node done;
+            switch (e.kind()) {
+                case ALIAS -> {
+                    Node target = anchors.get(e.anchor());
+                    if (target == null) {
+                        throw GoYamlError.decoder("unknown anchor '" + e.anchor() + "' referenced");
                     }
+                    done = new Node(Kind.ALIAS, "", e.anchor(), false, List.of(), target);
                 }
-                peeked = null;
-                return n;
+                case SCALAR -> done = anchor(e, new Node(Kind.SCALAR, e.tag(), e.value(), e.implicit(), List.of(), null));
+                case SEQUENCE_START, MAPPING_START -> {
+                    open.push(anchor(e, new Node(e.kind(), e.tag(), "", e.implicit(), new ArrayList<>(), null)));
+                    depth = Math.max(depth, open.size());
+                    continue;
+                }
+                case SEQUENCE_END, MAPPING_END -> done = open.pop();
+                default -> throw new GoYamlTokens.Unsupported("node " + e.kind());
             }
-            default -> throw new GoYamlTokens.Unsupported("node " + e.kind());
+            if (open.isEmpty()) {
+                return done;
+            }
+            open.peek().children.add(done);
         }
     }
 
-    private void anchor(Event e, Node n) {
+    private Node anchor(Event e, Node n) {
         if (e.anchor() != null) {
             anchors.put(e.anchor(), n);
         }
+        return n;
     }
 
     /** The Go value left out of a collection ({@code decoder.prepare}'s nulls). */
     private static final Object ABSENT = new Object();
 
-    /** {@code decoder.unmarshal} into an {@code interface{}}: the value, or {@link #ABSENT} for a null. */
-    private Object unmarshal(Node n) {
+    /**
+     * {@code decoder.unmarshal} into an {@code interface{}} (or, for a merge, into the map {@code into}): the
+     * value, or {@link #ABSENT} for a null. Go counts each call, and those under an alias, and gives up when
+     * aliases make too large a share of a large document ({@code allowedAliasRatio}).
+     */
+    private Object unmarshal(Node n, Map<Object, Object> into) {
+        decodeCount++;
+        if (aliasDepth > 0) {
+            aliasCount++;
+        }
+        if (aliasCount > 100 && decodeCount > 1000 && (double) aliasCount / decodeCount > allowedAliasRatio()) {
+            throw GoYamlError.decoder("document contains excessive aliasing");
+        }
         if (n.kind == Kind.ALIAS) {
             if (!visiting.add(n)) {
                 throw GoYamlError.decoder("anchor '" + n.value + "' value contains itself");
             }
-            Object value = unmarshal(n.alias);
+            aliasDepth++;
+            Object value = unmarshal(n.alias, into);
+            aliasDepth--;
             visiting.remove(n);
             return value;
         }
@@ -138,15 +178,20 @@ final class GoYamlTree {
             case SEQUENCE_START -> {
                 List<Object> items = new ArrayList<>();
                 for (Node child : n.children) {
-                    Object item = unmarshal(child);
+                    Object item = unmarshal(child, null);
                     if (item != ABSENT) {
                         items.add(item);
                     }
                 }
                 yield items;
             }
-            default -> mapping(n, new java.util.LinkedHashMap<>());
+            default -> mapping(n, into != null ? into : new java.util.LinkedHashMap<>());
         };
+    }
+
+    private double allowedAliasRatio() {
+        return decodeCount <= 400_000 ? 0.99 : decodeCount >= 4_000_000 ? 0.10
+                : 0.99 - 0.89 * ((decodeCount - 400_000) / 3_600_000.0);
     }
 
     /** {@code decoder.mapping} into {@code out}: a later key replaces an earlier one, a null value is left out. */
@@ -157,12 +202,12 @@ final class GoYamlTree {
                 merge(n.children.get(i + 1), out);
                 continue;
             }
-            Object k = unmarshal(key);
+            Object k = unmarshal(key, null);
             if (k != ABSENT) {
                 if (k instanceof List || k instanceof Map) {
                     throw new GoYamlTokens.Unsupported("invalid map key");
                 }
-                Object value = unmarshal(n.children.get(i + 1));
+                Object value = unmarshal(n.children.get(i + 1), null);
                 if (value != ABSENT) {
                     out.put(k, value);
                 }
@@ -187,14 +232,6 @@ final class GoYamlTree {
         if (target.kind != Kind.MAPPING_START) {
             throw GoYamlError.decoder("map merge requires map or sequence of maps as the value");
         }
-        if (n.kind == Kind.ALIAS) {
-            if (!visiting.add(n)) {
-                throw GoYamlError.decoder("anchor '" + n.value + "' value contains itself");
-            }
-            mapping(target, out);
-            visiting.remove(n);
-        } else if (!target.tag.equals(NULL_TAG)) {
-            mapping(target, out);
-        }
+        unmarshal(n, out);
     }
 }
