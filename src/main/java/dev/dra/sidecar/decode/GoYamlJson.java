@@ -24,6 +24,19 @@ final class GoYamlJson {
         }
     }
 
+    /** Go's order of strings: their UTF-8 bytes', which is their code points' (not their UTF-16 units'). */
+    private static int compareAsUtf8(String a, String b) {
+        java.util.PrimitiveIterator.OfInt i = a.codePoints().iterator();
+        java.util.PrimitiveIterator.OfInt j = b.codePoints().iterator();
+        while (i.hasNext() && j.hasNext()) {
+            int c = Integer.compare(i.nextInt(), j.nextInt());
+            if (c != 0) {
+                return c;
+            }
+        }
+        return Boolean.compare(i.hasNext(), j.hasNext());
+    }
+
     private static String firstUnsupported(Object value) {
         if (value instanceof Double d) {
             return d.isNaN() ? "NaN" : d.isInfinite() ? (d > 0 ? "+Inf" : "-Inf") : null;
@@ -38,7 +51,7 @@ final class GoYamlJson {
             return null;
         }
         if (value instanceof Map<?, ?> map) {
-            TreeMap<String, Object> byKey = new TreeMap<>();
+            TreeMap<String, Object> byKey = new TreeMap<>(GoYamlJson::compareAsUtf8);
             boolean ordered = true;
             for (Map.Entry<?, ?> e : map.entrySet()) {
                 Object k = e.getKey();

@@ -64,12 +64,16 @@ final class GoYamlResolve {
             return value;
         }
         if (tag.equals(BINARY)) {
+            String data = value.replace("\r", "").replace("\n", ""); // base64.StdEncoding skips them
             try {
-                Base64.getDecoder().decode(value.replace("\r", "").replace("\n", ""));
-                return value;
+                if (data.length() % 4 == 0) { // and wants the padding, which Java's decoder does not
+                    Base64.getDecoder().decode(data);
+                    return value;
+                }
             } catch (IllegalArgumentException e) {
-                throw GoYamlError.decoder("!!binary value contains invalid base64 data");
+                // as below
             }
+            throw GoYamlError.decoder("!!binary value contains invalid base64 data");
         }
         if (!tag.isEmpty() && !(tag.equals(INT) || tag.equals(FLOAT) || tag.equals(PREFIX + "bool")
                 || tag.equals(PREFIX + "null"))) {

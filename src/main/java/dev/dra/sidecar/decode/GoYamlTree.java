@@ -9,19 +9,17 @@ import java.util.Map;
 import java.util.Set;
 
 /**
- * What {@code yaml.Unmarshal} into an {@code interface{}} and {@code sigs.k8s.io/yaml}'s conversion to JSON make
- * of the events of {@link GoYamlEvents}, as far as their errors go: the node tree of {@code decode.go}'s parser
- * (an alias of an anchor not yet seen: {@code unknown anchor 'a' referenced}), then its decoder (an alias inside
- * its own anchor: {@code anchor 'a' value contains itself}; a plain {@code <<} key whose value is no mapping:
- * {@code map merge requires map or sequence of maps as the value}; nulls are left out as it leaves them). What
- * this does not model is {@link GoYamlTokens.Unsupported}: a scalar with a tag go-yaml resolves
- * ({@code !!int}, {@code !!binary}...), a key that is a collection, a null or uint64 key, a float value that JSON
- * cannot hold ({@code .inf}, {@code .nan}).
+ * What {@code yaml.Unmarshal} into an {@code interface{}} makes of the events of {@link GoYamlEvents}: the node
+ * tree of {@code decode.go}'s parser (an alias of an anchor not yet seen: {@code unknown anchor 'a' referenced}),
+ * then the value its decoder builds (an alias inside its own anchor: {@code anchor 'a' value contains itself};
+ * too many aliases: {@code document contains excessive aliasing}; a plain {@code <<} key whose value is no
+ * mapping: {@code map merge requires map or sequence of maps as the value}; scalars as {@link GoYamlResolve}
+ * resolves them), which {@link GoYamlJson} then converts as {@code sigs.k8s.io/yaml} does. A key that is a
+ * collection ({@code invalid map key}, quoted with {@code %#v}) is {@link GoYamlTokens.Unsupported}.
  */
 final class GoYamlTree {
 
-    private static final String NULL_TAG = "tag:yaml.org,2002:null";
-    private static final String MERGE_TAG = "tag:yaml.org,2002:merge";
+    private static final String MERGE_TAG = GoYamlResolve.PREFIX + "merge";
 
     /** A node of the tree; compared by identity (an alias node is marked while its anchor is decoded). */
     private static final class Node {
@@ -143,12 +141,9 @@ final class GoYamlTree {
         return n;
     }
 
-    /** The Go value left out of a collection ({@code decoder.prepare}'s nulls). */
-    private static final Object ABSENT = new Object();
-
     /**
      * {@code decoder.unmarshal} into an {@code interface{}} (or, for a merge, into the map {@code into}): the
-     * value, or {@link #ABSENT} for a null. Go counts each call, and those under an alias, and gives up when
+     * value ({@link GoYamlResolve}'s for a scalar; a null is kept, as {@link GoYamlResolve#NIL}). Go counts each call, and those under an alias, and gives up when
      * aliases make too large a share of a large document ({@code allowedAliasRatio}).
      */
     private Object unmarshal(Node n, Map<Object, Object> into) {
@@ -169,19 +164,12 @@ final class GoYamlTree {
             visiting.remove(n);
             return value;
         }
-        if (n.tag.equals(NULL_TAG) || n.kind == Kind.SCALAR && n.tag.isEmpty()
-                && (n.value.equals("null") || n.value.equals("~") || n.value.isEmpty() && n.implicit)) {
-            return ABSENT;
-        }
         return switch (n.kind) {
             case SCALAR -> GoYamlResolve.scalar(n.tag, n.value, n.implicit);
             case SEQUENCE_START -> {
                 List<Object> items = new ArrayList<>();
                 for (Node child : n.children) {
-                    Object item = unmarshal(child, null);
-                    if (item != ABSENT) {
-                        items.add(item);
-                    }
+                    items.add(unmarshal(child, null));
                 }
                 yield items;
             }
@@ -194,7 +182,7 @@ final class GoYamlTree {
                 : 0.99 - 0.89 * ((decodeCount - 400_000) / 3_600_000.0);
     }
 
-    /** {@code decoder.mapping} into {@code out}: a later key replaces an earlier one, a null value is left out. */
+    /** {@code decoder.mapping} into {@code out}: a later key replaces an earlier one. */
     private Map<Object, Object> mapping(Node n, Map<Object, Object> out) {
         for (int i = 0; i < n.children.size(); i += 2) {
             Node key = n.children.get(i);
@@ -203,15 +191,10 @@ final class GoYamlTree {
                 continue;
             }
             Object k = unmarshal(key, null);
-            if (k != ABSENT) {
-                if (k instanceof List || k instanceof Map) {
-                    throw new GoYamlTokens.Unsupported("invalid map key");
-                }
-                Object value = unmarshal(n.children.get(i + 1), null);
-                if (value != ABSENT) {
-                    out.put(k, value);
-                }
+            if (k instanceof List || k instanceof Map) {
+                throw new GoYamlTokens.Unsupported("invalid map key");
             }
+            out.put(k, unmarshal(n.children.get(i + 1), null));
         }
         return out;
     }
