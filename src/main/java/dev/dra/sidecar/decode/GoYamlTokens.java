@@ -327,7 +327,12 @@ final class GoYamlTokens {
         }
     }
 
+    /** Queues a token, dropping those the parser took once there are many (as {@code yaml_insert_token}). */
     private void add(GoYamlToken token) {
+        if (tokensHead > 64) {
+            tokens.subList(0, tokensHead).clear();
+            tokensHead = 0;
+        }
         tokens.add(token);
     }
 

@@ -40,13 +40,13 @@ final class GoYamlTree {
         }
     }
 
-    private final GoYamlEvents events;
-    private Event peeked;
-    private final Map<String, Node> anchors = new HashMap<>();
     /** How deep a tree this thread decodes; a deeper one is decoded on a thread of {@link #DEEP_STACK} bytes. */
     private static final int SHALLOW = 1_000;
     private static final long DEEP_STACK = 256L << 20;
 
+    private final GoYamlEvents events;
+    private Event peeked;
+    private final Map<String, Node> anchors = new HashMap<>();
     private int depth;
     private int decodeCount;
     private int aliasCount;

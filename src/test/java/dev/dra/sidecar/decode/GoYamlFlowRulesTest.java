@@ -191,6 +191,27 @@ class GoYamlFlowRulesTest {
         assertEquals("test.json: decode metadata object: " + (goAnswer.equals("ARRAY") ? ARRAY : goAnswer), e.getMessage());
     }
 
+    /**
+     * Anchors and aliases a string makes once its quote is skipped, as Go's decoder limits them: an alias inside its
+     * own anchor, and nine levels of nine aliases each (a "billion laughs", refused after a few thousand steps).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "9 | yaml: document contains excessive aliasing",
+        "3 | ARRAY",
+        "0 | yaml: anchor 'a' value contains itself",
+    })
+    void aliasesAreLimitedAsGoLimitsThem(int levels, String goAnswer) {
+        StringBuilder yaml = new StringBuilder(levels == 0 ? "&a [1, *a]" : "&l0 [" + "1,".repeat(levels - 1) + "1]");
+        for (int i = 1; i < levels; i++) {
+            yaml.append(", &l").append(i).append(" [").append(("*l" + (i - 1) + ",").repeat(levels - 1))
+                    .append("*l").append(i - 1).append(']');
+        }
+        String value = BOM_HEAD + ",\n\"" + yaml + ", z\"]";
+        MetadataDecodeException e = TestStreams.failure(TestStreams.utf8(value));
+        assertEquals("test.json: decode metadata object: " + (goAnswer.equals("ARRAY") ? ARRAY : goAnswer), e.getMessage());
+    }
+
     /** The stream CI's seed -4309046563076703778 generated (case 6906), which found the rule above. */
     @org.junit.jupiter.api.Test
     void theStreamThatFoundItGetsGoAnswer() throws java.io.IOException {
