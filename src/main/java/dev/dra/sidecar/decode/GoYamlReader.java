@@ -195,9 +195,18 @@ final class GoYamlReader {
 
     /** {@code read}: copies the character at the cursor to {@code s}. */
     void read(StringBuilder s) {
-        int w = width(at(0));
-        s.append(new String(b, pos, Math.max(1, Math.min(w, end - pos)), java.nio.charset.StandardCharsets.UTF_8));
-        pos += w;
+        int octet = at(0);
+        int w = width(octet);
+        if (w <= 1) {
+            s.append((char) octet);
+        } else {
+            int value = octet & (0xFF >> (w + 1));
+            for (int k = 1; k < w; k++) {
+                value = (value << 6) | (at(k) & 0x3F);
+            }
+            s.appendCodePoint(value);
+        }
+        pos += Math.max(1, w);
         index++;
         column++;
         unread--;

@@ -6,7 +6,8 @@ import dev.dra.sidecar.decode.GoYamlToken.Type;
  * go-yaml v2's scanning of scalars, anchors, aliases and tags ({@code scannerc.go} of {@code go.yaml.in/yaml/v2}
  * v2.4.4: {@code yaml_parser_scan_flow_scalar}, {@code yaml_parser_scan_plain_scalar},
  * {@code yaml_parser_scan_anchor}, {@code yaml_parser_scan_tag} with {@code yaml_parser_scan_tag_handle},
- * {@code yaml_parser_scan_tag_uri} and {@code yaml_parser_scan_uri_escapes}), each asking the reader for the
+ * {@code yaml_parser_scan_tag_uri} and {@code yaml_parser_scan_uri_escapes}, and the header of
+ * {@code yaml_parser_scan_block_scalar}), each asking the reader for the
  * characters at the places go-yaml does, since where the reader refills decides its buffer's head
  * ({@link GoYamlReader}).
  */
