@@ -9,13 +9,18 @@ import java.util.List;
  * {@code :} or inside the key, keys around the 1024-character limit (letters, two-byte letters, escapes,
  * spaces before the {@code :}), a break in a string before {@code ---} or {@code ...} and a blank or not,
  * whitespace JSON allows anywhere else (which go-yaml reads alike), an escape go-yaml refuses before or after
- * the edit, and all of it past the reader's 512-byte chunks.
+ * the edit, and all of it past the reader's 512-byte chunks; and a U+FEFF where the reader refills, which makes
+ * go-yaml skip characters at column 0 between tokens ({@link #bomHead}).
  */
 final class GoYamlFlowCases {
 
     private static final List<String> BREAKS = List.of("\n", "\r", "\r\n", "\n\n");
     private static final List<String> STRING_BREAKS = List.of("\u0085", "\u2028", "\u2029");
     private static final List<String> BLANKS = List.of(" ", "\t", "\n", "\r\n", " \t");
+    private static final List<String> BOM_TAILS = List.of("", "", "a", "\u00e9", "\u4e2d", "\ud83d\ude00", " ",
+            "\ufeff", "\ufffd");
+    private static final List<String> SMALL_VALUES = List.of("-5", "12", "0.5", "true", "false", "null", "\"s\"",
+            "\"#c\"", "\"*a\"", "\"a, b\"", "[1,\"x\"]", "{}", "{\"k\":1}", "[{\"a\":[]}]");
     private static final List<String> LETTERS = List.of("a", "\u00e9", "\\u0041", "\u4e2d", "\ud83d\ude00");
 
     private final RandomMetadata random;
@@ -30,6 +35,9 @@ final class GoYamlFlowCases {
         if (random.chance(80)) { // mostly without what go-yaml's reader refuses, which would hide the rule
             object = object.replaceAll("[\u007f-\u0084\u0086-\u009f\ufffe\uffff]", "x");
         }
+        if (random.chance(25)) {
+            return withUnknownBefore(bomHead(object));
+        }
         String value = switch (random.random.nextInt(5)) {
             case 0 -> breakAtKey(object);
             case 1 -> longKey(object);
@@ -41,11 +49,50 @@ final class GoYamlFlowCases {
             value = value.replaceFirst("\"", random.chance(50) ? "\"\\\\/" : "\"\\\\ud800");
         }
         String prefix = random.chance(30) ? "\"x\",".repeat(random.random.nextInt(260)) : "";
-        String stream = "[" + prefix + value + "]";
+        return withUnknownBefore("[" + prefix + value + "]");
+    }
+
+    private byte[] withUnknownBefore(String array) {
+        String stream = array;
         if (random.chance(20)) {
             stream = "{\"apiVersion\":\"" + random.pick(RandomMetadata.UNKNOWN) + "\",\"kind\":\"X\"}\n" + stream;
         }
         return stream.getBytes(StandardCharsets.UTF_8);
+    }
+
+    /**
+     * An array whose first string ends with U+FEFF where go-yaml's reader refills, up to 8 bytes before one of its
+     * first two 512-byte chunks ends (so that the BOM becomes the buffer's head), then the object and small values
+     * with line breaks before and after their tokens: while the head is that BOM, go-yaml skips every character
+     * at column 0 between tokens (a break, a quote, a bracket, a comma, a colon, a digit, a sign, a literal).
+     */
+    private String bomHead(String object) {
+        String prefix = random.chance(50) ? "" : "\"x\"," + random.pick(BREAKS);
+        int before = ("[" + prefix + "\"").length() + (random.chance(20) ? 1 : 0);
+        int filler = 512 * (1 + random.random.nextInt(2)) - random.random.nextInt(9) - 3 - before;
+        StringBuilder head = new StringBuilder("[" + prefix + "\"");
+        while (head.length() < before + filler) {
+            head.append(random.random.nextInt(6) == 0 ? ' ' : (char) ('a' + random.random.nextInt(8)));
+        }
+        head.append(before > ("[" + prefix + "\"").length() ? " " : "").append('\ufeff')
+                .append(random.pick(BOM_TAILS)).append('"');
+        List<String> values = new java.util.ArrayList<>(List.of(breaksAround(object)));
+        for (int n = random.random.nextInt(5); n > 0; n--) {
+            values.add(breaksAround(random.pick(SMALL_VALUES)));
+        }
+        java.util.Collections.shuffle(values, random.random);
+        StringBuilder array = head;
+        for (String value : values) {
+            array.append(',').append(random.chance(70) ? random.pick(BREAKS) : "").append(value);
+        }
+        return array.append(random.chance(30) ? random.pick(BREAKS) : "").append(']').toString();
+    }
+
+    /** Line breaks (and sometimes a blank after them) before and after random structural characters. */
+    private String breaksAround(String json) {
+        String breaks = around(json, c -> random.chance(10) ? random.pick(BREAKS) : "",
+                c -> random.chance(25) ? random.pick(BREAKS) + (random.chance(20) ? random.pick(List.of(" ", "\t")) : "") : "");
+        return breaks.strip();
     }
 
     /** A break before a random key's {@code :}, or inside the key, or after the {@code :} (which YAML reads). */
@@ -89,11 +136,21 @@ final class GoYamlFlowCases {
 
     /** JSON whitespace after a random structural character, but not before a {@code :}. */
     private String whitespaceElsewhere(String json) {
+        return around(json, c -> "", c -> "{[,:".indexOf(c) >= 0 && random.chance(15) ? random.pick(BLANKS) : "");
+    }
+
+    /**
+     * {@code json} with what {@code before} and {@code after} give for each structural character (outside
+     * strings) inserted before and after it.
+     */
+    private static String around(String json, java.util.function.IntFunction<String> before,
+            java.util.function.IntFunction<String> after) {
         StringBuilder out = new StringBuilder();
         boolean inString = false;
         for (int i = 0; i < json.length(); i++) {
             char c = json.charAt(i);
-            out.append(c);
+            boolean structural = !inString && "{}[],:".indexOf(c) >= 0;
+            out.append(structural ? before.apply(c) : "").append(c);
             if (c == '\\' && inString) {
                 out.append(json.charAt(++i));
                 continue;
@@ -101,9 +158,7 @@ final class GoYamlFlowCases {
             if (c == '"') {
                 inString = !inString;
             }
-            if (!inString && (c == '{' || c == '[' || c == ',' || c == ':') && random.chance(15)) {
-                out.append(random.pick(BLANKS));
-            }
+            out.append(structural ? after.apply(c) : "");
         }
         return out.toString();
     }

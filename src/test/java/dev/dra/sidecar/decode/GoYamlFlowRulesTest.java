@@ -19,6 +19,7 @@ class GoYamlFlowRulesTest {
             + "Go value of type struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; "
             + "Kind string \"json:\\\"kind,omitempty\\\"\" }";
     private static final String NO_KEY = "did not find expected ',' or '}'";
+    private static final String BOM_HEAD = "[\"" + "a".repeat(507) + "\ufeff\"";
 
     @ParameterizedTest
     @CsvSource(delimiter = '|', value = {
@@ -112,6 +113,111 @@ class GoYamlFlowRulesTest {
         }
         MetadataDecodeException e = TestStreams.failure(bytes);
         assertEquals("test.json: decode metadata object: yaml: " + goError, e.getMessage());
+    }
+
+    /**
+     * go-yaml's {@code is_bom} tests the head of its buffer, not the cursor: once the reader has refilled while the
+     * cursor was on a U+FEFF (here the last character of the first 512-byte chunk, {@code %} below: {@code ["},
+     * 507 letters, the BOM, {@code "}), each character at column 0 between tokens is skipped until the next
+     * refill: a blank or break (that line is not counted), a sign, digit or literal's first letter, a bracket, a
+     * comma, a colon, or a string's quote (its content then is a plain scalar, with YAML's comments, anchors,
+     * tags and floats). Each answer is Go's; {@code ARRAY} is the answer to an array YAML reads.
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "%,~ -5]                  | ARRAY",
+        "%,~T-5]                  | ARRAY",
+        "%,~-5]                   | ARRAY",
+        "%,~12]                   | ARRAY",
+        "%,~true]                 | ARRAY",
+        "%,~false]                | ARRAY",
+        "%,~null]                 | ARRAY",
+        "%,~\"x\"]                | ARRAY",
+        "%,~\"x\",{\"a\"~:1}]     | yaml: line 2: did not find expected ',' or '}'",
+        "%,~{\"a\":1}]            | yaml: line 1: did not find expected ',' or ']'",
+        "%,~[1]]                  | ARRAY",
+        "%,~[1],2]                | ARRAY",
+        "%,1~,2]                  | ARRAY",
+        "%,{\"a\"~:1}]            | yaml: line 1: did not find expected ',' or '}'",
+        "%,[1~]]                  | ARRAY",
+        "%,{\"a\":1~}]            | ARRAY",
+        "%,~~1]                   | ARRAY",
+        "%,~~1,{\"a\"~:1}]        | yaml: line 2: did not find expected ',' or '}'",
+        "%,~1,{\"a\"~:1}]         | yaml: line 1: did not find expected node content",
+        "%,^^1,{\"a\"~:1}]        | yaml: line 2: did not find expected ',' or '}'",
+        "%,^1,{\"a\"~:1}]         | yaml: line 1: did not find expected node content",
+        "%,~^~1]                  | ARRAY",
+        "%,~^~1,{\"a\"~:1}]       | yaml: line 2: did not find expected node content",
+        "%,~\"a #b\"]             | yaml: line 2: did not find expected ',' or ']'",
+        "%,~\"*a\",1]             | yaml: line 2: did not find expected alphabetic or numeric character",
+        "%,~\"&a b\"]             | ARRAY",
+        "%,~\"a, b\"]             | ARRAY",
+        "%,~\"a: b\"]             | ARRAY",
+        "%,~\"!!int x\"]          | yaml: cannot decode !!str `x\"` as a !!int",
+        "%,~\".inf, 1\"]          | json: unsupported value: +Inf",
+        "%,~\"-\"]                | ARRAY",
+        "%,~\"? a\"]              | ARRAY",
+        "%,~\"`x\"]              | yaml: line 2: found character that cannot start any token",
+        "%,{\"k\":~\"v\"}]        | ARRAY",
+        "%,{\"k\":~{}}]           | yaml: line 1: did not find expected ',' or ']'",
+        "%,{\"k\":~[]}]           | yaml: line 1: did not find expected node content",
+        "%,~\"!!binary YQ\"]       | yaml: !!binary value contains invalid base64 data",
+        "%,~\"!!bool yes, !!null x\"] | yaml: cannot decode !!str `x\"` as a !!null",
+        "%,~\"!!int 08, !!float 08\"] | yaml: cannot decode !!float `08` as a !!int",
+        "%,~\"!!str 1, !foo 2, ! 3\"] | ARRAY",
+        "%,~\"!x!y z\"]            | yaml: line 1: found undefined tag handle",
+        "%,~\"<<: 1\"]             | yaml: map merge requires map or sequence of maps as the value",
+        "%,~\"&a [1], *a\"]        | yaml: line 2: did not find expected alphabetic or numeric character",
+        "%,~\"a: .inf, b: -.inf\"] | json: unsupported value: +Inf",
+        "%~]                      | yaml: line 2: did not find expected ',' or ']'",
+        "%~,1]                    | yaml: line 1: did not find expected ',' or ']'",
+    })
+    void aByteOrderMarkAtTheBufferHeadSkipsTheCharacterAtColumnZero(String value, String goAnswer) {
+        MetadataDecodeException e = TestStreams.failure(TestStreams.utf8(expand(value.replace("%", BOM_HEAD))));
+        assertEquals(INVALID_OBJECT, e.code(), e::getMessage);
+        assertEquals("test.json: decode metadata object: " + (goAnswer.equals("ARRAY") ? ARRAY : goAnswer), e.getMessage());
+    }
+
+    /** The same as deep as Go nests (its decoder recurses once per level; so does the sidecar's, on a larger stack). */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "[~                   | {\"a\"~:1}  | yaml: line 9999: " + NO_KEY,
+        "[                    | ~1          | ARRAY",
+    })
+    void aByteOrderMarkAtTheBufferHeadNineThousandLevelsDeep(String open, String inner, String goAnswer) {
+        int levels = open.equals("[") ? 9999 : 9998;
+        String value = BOM_HEAD + "," + expand(open).repeat(levels) + expand(inner) + "]".repeat(levels) + "]";
+        MetadataDecodeException e = TestStreams.failure(TestStreams.utf8(value));
+        assertEquals("test.json: decode metadata object: " + (goAnswer.equals("ARRAY") ? ARRAY : goAnswer), e.getMessage());
+    }
+
+    /**
+     * Anchors and aliases a string makes once its quote is skipped, as Go's decoder limits them: an alias inside its
+     * own anchor, and nine levels of nine aliases each (a "billion laughs", refused after a few thousand steps).
+     */
+    @ParameterizedTest
+    @CsvSource(delimiter = '|', value = {
+        "9 | yaml: document contains excessive aliasing",
+        "3 | ARRAY",
+        "0 | yaml: anchor 'a' value contains itself",
+    })
+    void aliasesAreLimitedAsGoLimitsThem(int levels, String goAnswer) {
+        StringBuilder yaml = new StringBuilder(levels == 0 ? "&a [1, *a]" : "&l0 [" + "1,".repeat(levels - 1) + "1]");
+        for (int i = 1; i < levels; i++) {
+            yaml.append(", &l").append(i).append(" [").append(("*l" + (i - 1) + ",").repeat(levels - 1))
+                    .append("*l").append(i - 1).append(']');
+        }
+        String value = BOM_HEAD + ",\n\"" + yaml + ", z\"]";
+        MetadataDecodeException e = TestStreams.failure(TestStreams.utf8(value));
+        assertEquals("test.json: decode metadata object: " + (goAnswer.equals("ARRAY") ? ARRAY : goAnswer), e.getMessage());
+    }
+
+    /** The stream CI's seed -4309046563076703778 generated (case 6906), which found the rule above. */
+    @org.junit.jupiter.api.Test
+    void theStreamThatFoundItGetsGoAnswer() throws java.io.IOException {
+        byte[] stream = java.nio.file.Files.readAllBytes(
+                java.nio.file.Path.of("src/test/resources/fixtures/oracle-corpus/f2582903d63a4c34e37adecec1ac8b8faeba1f16"));
+        assertEquals("test.json: decode metadata object: yaml: line 4: " + NO_KEY, TestStreams.failure(stream).getMessage());
     }
 
     /** The sources' shorthand made into the bytes Go was given. */
