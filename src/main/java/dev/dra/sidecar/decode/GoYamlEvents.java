@@ -149,32 +149,16 @@ final class GoYamlEvents {
     }
 
     private Event sequenceEntry(boolean first) {
-        if (first) {
-            marks.push(tokens.peek().start());
+        GoYamlToken token = entry(first, Type.FLOW_SEQUENCE_END, "did not find expected ',' or ']'");
+        if (token.type() == Type.KEY) {
+            state = State.FLOW_SEQUENCE_ENTRY_MAPPING_KEY;
             tokens.skip();
+            return new Event(Kind.MAPPING_START, token.start(), null, "", "", true);
+        } else if (token.type() != Type.FLOW_SEQUENCE_END) {
+            states.push(State.FLOW_SEQUENCE_ENTRY);
+            return node(false);
         }
-        GoYamlToken token = tokens.peek();
-        if (token.type() != Type.FLOW_SEQUENCE_END) {
-            if (!first) {
-                if (token.type() != Type.FLOW_ENTRY) {
-                    throw GoYamlError.parser("did not find expected ',' or ']'", token.start(), marks.pop());
-                }
-                tokens.skip();
-                token = tokens.peek();
-            }
-            if (token.type() == Type.KEY) {
-                state = State.FLOW_SEQUENCE_ENTRY_MAPPING_KEY;
-                tokens.skip();
-                return new Event(Kind.MAPPING_START, token.start(), null, "", "", true);
-            } else if (token.type() != Type.FLOW_SEQUENCE_END) {
-                states.push(State.FLOW_SEQUENCE_ENTRY);
-                return node(false);
-            }
-        }
-        state = states.pop();
-        marks.pop();
-        tokens.skip();
-        return event(Kind.SEQUENCE_END, token.start());
+        return end(Kind.SEQUENCE_END, token);
     }
 
     private Event pairKey() {
@@ -210,38 +194,51 @@ final class GoYamlEvents {
     }
 
     private Event mappingKey(boolean first) {
+        GoYamlToken token = entry(first, Type.FLOW_MAPPING_END, "did not find expected ',' or '}'");
+        if (token.type() == Type.KEY) {
+            tokens.skip();
+            token = tokens.peek();
+            if (token.type() != Type.VALUE && token.type() != Type.FLOW_ENTRY
+                    && token.type() != Type.FLOW_MAPPING_END) {
+                states.push(State.FLOW_MAPPING_VALUE);
+                return node(false);
+            }
+            state = State.FLOW_MAPPING_VALUE;
+            return empty(token.start());
+        } else if (token.type() != Type.FLOW_MAPPING_END) {
+            states.push(State.FLOW_MAPPING_EMPTY_VALUE);
+            return node(false);
+        }
+        return end(Kind.MAPPING_END, token);
+    }
+
+    /**
+     * The token that starts a flow collection's next entry, as {@code yaml_parser_parse_flow_sequence_entry} and
+     * {@code yaml_parser_parse_flow_mapping_key} both find it: for the first, past the opening bracket (whose mark
+     * an error names); for any other, past the {@code ,} that must come first unless the collection ends there.
+     */
+    private GoYamlToken entry(boolean first, Type close, String missingComma) {
         if (first) {
             marks.push(tokens.peek().start());
             tokens.skip();
         }
         GoYamlToken token = tokens.peek();
-        if (token.type() != Type.FLOW_MAPPING_END) {
-            if (!first) {
-                if (token.type() != Type.FLOW_ENTRY) {
-                    throw GoYamlError.parser("did not find expected ',' or '}'", token.start(), marks.pop());
-                }
-                tokens.skip();
-                token = tokens.peek();
+        if (!first && token.type() != close) {
+            if (token.type() != Type.FLOW_ENTRY) {
+                throw GoYamlError.parser(missingComma, token.start(), marks.pop());
             }
-            if (token.type() == Type.KEY) {
-                tokens.skip();
-                token = tokens.peek();
-                if (token.type() != Type.VALUE && token.type() != Type.FLOW_ENTRY
-                        && token.type() != Type.FLOW_MAPPING_END) {
-                    states.push(State.FLOW_MAPPING_VALUE);
-                    return node(false);
-                }
-                state = State.FLOW_MAPPING_VALUE;
-                return empty(token.start());
-            } else if (token.type() != Type.FLOW_MAPPING_END) {
-                states.push(State.FLOW_MAPPING_EMPTY_VALUE);
-                return node(false);
-            }
+            tokens.skip();
+            token = tokens.peek();
         }
+        return token;
+    }
+
+    /** The closing bracket {@code close}: the collection's end event, back to the enclosing state. */
+    private Event end(Kind kind, GoYamlToken close) {
         state = states.pop();
         marks.pop();
         tokens.skip();
-        return event(Kind.MAPPING_END, token.start());
+        return event(kind, close.start());
     }
 
     private Event mappingValue(boolean empty) {
