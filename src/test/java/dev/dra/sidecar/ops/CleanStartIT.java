@@ -1,6 +1,7 @@
 package dev.dra.sidecar.ops;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -22,7 +23,8 @@ import org.junit.jupiter.api.Test;
 /**
  * A normal start of the packaged jar says nothing wrong: operators alert on WARN and ERROR lines, so a start on a
  * healthy tree, the requests a pod's probes, scrapes and app make, and a SIGTERM leave none in the whole log; and
- * {@code /q/health} lists every check once. (The image's start: {@code image.SidecarImageIT}.)
+ * {@code /q/health} lists every check once; and it runs no other program. (The image's start:
+ * {@code image.SidecarImageIT}.)
  */
 class CleanStartIT {
 
@@ -57,6 +59,21 @@ class CleanStartIT {
             assertTrue(log.contains("dra-metadata-sidecar " + version + " on JVM"), "the start log names the pom's version "
                     + version + ":\n" + log);
             assertEquals(List.of(), CleanLog.alertingLines(log), "WARN or ERROR lines of a normal start:\n" + log);
+        }
+    }
+
+    /**
+     * File notifications load JNA, which by default runs {@code ldconfig -p} when its classes initialize: a child
+     * process at every start, and a JDK thread left behind to reap it. The image's options turn that search off.
+     */
+    @Test
+    void aStartWithFileNotificationsRunsNoChildProcess() throws Exception {
+        try (PackagedSidecar sidecar = PackagedSidecar.start("packaged-jar-no-child", OpsTestTree.copyOfSample(),
+                List.of(), List.of(), Map.of())) {
+            Eventually.await(Duration.ofSeconds(60), () -> management(sidecar, "/q/health/ready").body(),
+                    body -> body.contains("inotify"), "file notifications on");
+            assertFalse(sidecar.threadNames().containsKey("process reaper"),
+                    "a child process was started: " + sidecar.threadNames());
         }
     }
 
