@@ -223,23 +223,17 @@ public final class MetadataStore implements AutoCloseable {
         return (watches != null ? config.safetyPollInterval() : config.pollInterval()).toNanos();
     }
 
-    /** The configured interval of the walk in the mode in use: with both kinds of watches, the safety poll's. */
-    private long walkIntervalNanos() {
-        return (walkRidesPoll() ? config.safetyPollInterval() : config.rescanInterval()).toNanos();
-    }
-
     /**
-     * With file and directory watches the walk, like the poll, is only the safety net for an event that never came:
-     * it runs with the first full poll less than an interval before it is due, so the loop wakes once per interval.
+     * The configured interval of the walk in the mode in use: with file and directory watches, the walk is only
+     * the safety net for an event that never came, and runs with the fingerprint poll.
      */
-    private boolean walkRidesPoll() {
-        return watches != null && watcher != null;
+    private long walkIntervalNanos() {
+        return (watches != null && watcher != null ? config.safetyPollInterval() : config.rescanInterval()).toNanos();
     }
 
     private long nextDelayNanos() {
         long now = System.nanoTime();
-        long due = Math.min((walkRidesPoll() ? nextPollNanos : Math.min(nextPollNanos, nextRescanNanos)) - now,
-                pollIntervalNanos());
+        long due = Math.min(Math.min(nextPollNanos, nextRescanNanos) - now, pollIntervalNanos());
         if (requests.rescanRequested()) {
             // A missing root, or a directory that got its watch only after the walk listed it: walk again soon.
             due = Math.min(due, config.pollInterval().toNanos());
@@ -256,13 +250,11 @@ public final class MetadataStore implements AutoCloseable {
         long started = System.nanoTime();
         boolean changed = first;
         List<CompletableFuture<MetadataSnapshot>> refreshes = requests.takeRefreshes();
-        requests.takeEvents(files, started, config.modifySettle().toNanos());
-        boolean fullPoll = first || requests.takePoll() || started - nextPollNanos >= 0;
-        boolean walkDue = walkRidesPoll() ? fullPoll && nextRescanNanos - started <= pollIntervalNanos()
-                : started - nextRescanNanos >= 0;
-        if (requests.takeRescan() || walkDue) {
+        takeEvents(started);
+        if (requests.takeRescan() || started - nextRescanNanos >= 0) {
             changed |= rescan();
         }
+        boolean fullPoll = first || requests.takePoll() || started - nextPollNanos >= 0;
         boolean vanished = false;
         long readsBefore = look.reads();
         long pollCpuStarted = THREADS.getCurrentThreadCpuTime();
@@ -299,6 +291,29 @@ public final class MetadataStore implements AutoCloseable {
 
     private long costFactor() {
         return watches != null ? NOTIFIED_COST_FACTOR : POLLING_COST_FACTOR;
+    }
+
+    /** Turns the file events received since the last cycle into due looks. */
+    private void takeEvents(long now) {
+        if (requests.takeOverflow()) {
+            LOG.infof("File events were lost (inotify queue overflow): reading every file again");
+            requests.requestRescan();
+            for (TrackedFile file : files.values()) {
+                file.checkAt(now, true);
+            }
+        }
+        for (RefreshRequests.FileEvent event; (event = requests.takeEvent()) != null; ) {
+            TrackedFile file = files.get(event.path());
+            if (file == null) {
+                continue;
+            }
+            switch (event.event()) {
+                case WRITTEN -> file.checkAt(now, true);
+                case MODIFIED -> file.checkAt(now + config.modifySettle().toNanos(), true);
+                // Attributes: a chmod changes neither size nor time, but whether the file can be read.
+                case CHANGED -> file.checkAt(now, true);
+            }
+        }
     }
 
     /** Walks the tree and aligns the tracked files with it; true when files appeared or vanished. */
