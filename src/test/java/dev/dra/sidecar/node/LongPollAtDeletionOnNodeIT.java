@@ -9,6 +9,8 @@ import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.client.dsl.base.PatchContext;
+import io.fabric8.kubernetes.client.dsl.base.PatchType;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -97,10 +99,10 @@ class LongPollAtDeletionOnNodeIT {
             assertEquals(0, NodePods.status(ended, NodePods.SIDECAR).getState().getTerminated().getExitCode(),
                     "the sidecar's exit status on SIGTERM");
         } finally {
-            NODE.client().pods().inNamespace(namespace).withName("long-poll").edit(p -> {
-                p.getMetadata().setFinalizers(List.of());
-                return p;
-            });
+            // A merge patch, not a read-modify-write: kubelet writes the pod's status meanwhile, and an update of the
+            // version read would be refused as a conflict.
+            NODE.client().pods().inNamespace(namespace).withName("long-poll")
+                    .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
         }
         Eventually.await(Duration.ofSeconds(60), () -> PODS.get(pod), p -> p == null, "the pod gone");
     }
