@@ -30,8 +30,10 @@ class LongPollAtDeletionOnNodeIT {
     static final KubeNodeExtension NODE = new KubeNodeExtension();
     private static final NodePods PODS = new NodePods(NODE);
     private static final String POLLER = "long-poller";
-    /** Holds the deleted pod (and its containers' logs and statuses) until the test has read them. */
-    private static final String HOLD = "dra-metadata-sidecar.test/read-logs-first";
+    /** How long after its container's end kubelet may take to close a followed log. */
+    private static final Duration LOG_END = Duration.ofSeconds(30);
+    /** Holds the deleted pod, and so its containers' statuses, until the test has read them. */
+    private static final String HOLD = "dra-metadata-sidecar.test/read-statuses-first";
     /** Retries until the sidecar answers, logs that answer, then waits on it with the README's long poll. */
     private static final String POLL = """
             url=http://127.0.0.1:8089/claims/gpu-claim/gpu
@@ -72,32 +74,36 @@ class LongPollAtDeletionOnNodeIT {
             Eventually.await(NodePods.POD_START, () -> waiters(running), "dra_long_poll_waiters 1.0"::equals,
                     "the sidecar's gauge counting the poller's long poll");
 
-            NODE.client().resource(running).delete();
-            Pod ended = Eventually.await(Duration.ofSeconds(60), () -> PODS.get(running), p -> terminated(p, NodePods.APP)
-                    && terminated(p, NodePods.SIDECAR) && terminated(p, POLLER), "the pod's three containers ended");
+            // Followed from now on: kubelet removes a deleted pod's containers, logs and all, soon after they end.
+            try (FollowedLog pollerLog = PODS.follow(running, POLLER);
+                    FollowedLog sidecarFollowed = PODS.follow(running, NodePods.SIDECAR)) {
+                NODE.client().resource(running).delete();
+                Pod ended = Eventually.await(Duration.ofSeconds(60), () -> PODS.get(running), p -> terminated(p, NodePods.APP)
+                        && terminated(p, NodePods.SIDECAR) && terminated(p, POLLER), "the pod's three containers ended");
 
-            List<NodePods.TimedLine> log = PODS.log(ended, POLLER);
-            String all = String.join("\n", log.stream().map(NodePods.TimedLine::text).toList());
-            assertEquals("answer status: HTTP/1.1 200 OK", line(log, "answer status: ").text(), all);
-            assertEquals("answer etag: " + etag, line(log, "answer etag: ").text(), "the same ETag: nothing changed\n" + all);
-            assertEquals(line(log, "first body: ").text().replaceFirst("^first ", ""),
-                    line(log, "answer body: ").text().replaceFirst("^answer ", ""),
-                    "the answer is the current representation\n" + all);
-            ContainerStatus app = NodePods.status(ended, NodePods.APP);
-            Instant appFinished = Instant.parse(app.getState().getTerminated().getFinishedAt());
-            Instant answered = line(log, "answer status: ").time();
-            // finishedAt has whole seconds: the answer came after the app had ended, when the sidecar was stopped.
-            assertTrue(!answered.isBefore(appFinished), "the poll was answered at " + answered
-                    + ", after the app ended at " + appFinished);
-            System.err.printf("[node] long poll waiting %d ms, answered \"%s\" %d ms after the app's finishedAt%n",
-                    Duration.between(before.get(2).time(), answered).toMillis(), line(log, "answer status: ").text(),
-                    Duration.between(appFinished, answered).toMillis());
-            String sidecarLog = String.join("\n", PODS.log(ended, NodePods.SIDECAR).stream()
-                    .map(NodePods.TimedLine::text).toList());
-            assertTrue(sidecarLog.contains("Stopping: answered 1 long poll(s) with the current metadata"),
-                    "the sidecar says it answered the waiting poll as it stopped:\n" + sidecarLog);
-            assertEquals(0, NodePods.status(ended, NodePods.SIDECAR).getState().getTerminated().getExitCode(),
-                    "the sidecar's exit status on SIGTERM");
+                List<NodePods.TimedLine> log = pollerLog.lines(LOG_END);
+                String all = String.join("\n", log.stream().map(NodePods.TimedLine::text).toList());
+                assertEquals("answer status: HTTP/1.1 200 OK", line(log, "answer status: ").text(), all);
+                assertEquals("answer etag: " + etag, line(log, "answer etag: ").text(), "the same ETag: nothing changed\n" + all);
+                assertEquals(line(log, "first body: ").text().replaceFirst("^first ", ""),
+                        line(log, "answer body: ").text().replaceFirst("^answer ", ""),
+                        "the answer is the current representation\n" + all);
+                ContainerStatus app = NodePods.status(ended, NodePods.APP);
+                Instant appFinished = Instant.parse(app.getState().getTerminated().getFinishedAt());
+                Instant answered = line(log, "answer status: ").time();
+                // finishedAt has whole seconds: the answer came after the app had ended, when the sidecar was stopped.
+                assertTrue(!answered.isBefore(appFinished), "the poll was answered at " + answered
+                        + ", after the app ended at " + appFinished);
+                System.err.printf("[node] long poll waiting %d ms, answered \"%s\" %d ms after the app's finishedAt%n",
+                        Duration.between(before.get(2).time(), answered).toMillis(), line(log, "answer status: ").text(),
+                        Duration.between(appFinished, answered).toMillis());
+                String sidecarLog = String.join("\n", sidecarFollowed.lines(LOG_END).stream()
+                        .map(NodePods.TimedLine::text).toList());
+                assertTrue(sidecarLog.contains("Stopping: answered 1 long poll(s) with the current metadata"),
+                        "the sidecar says it answered the waiting poll as it stopped:\n" + sidecarLog);
+                assertEquals(0, NodePods.status(ended, NodePods.SIDECAR).getState().getTerminated().getExitCode(),
+                        "the sidecar's exit status on SIGTERM");
+            }
         } finally {
             // A merge patch, not a read-modify-write: kubelet writes the pod's status meanwhile, and an update of the
             // version read would be refused as a conflict.

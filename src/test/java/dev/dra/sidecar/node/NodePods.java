@@ -14,6 +14,7 @@ import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
+import io.fabric8.kubernetes.client.dsl.ContainerResource;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -25,6 +26,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
+import org.opentest4j.AssertionFailedError;
 
 /** Shipped manifests on the real node, and what a pod's containers show: logs, exec, status, the driver's files. */
 final class NodePods {
@@ -158,19 +160,46 @@ final class NodePods {
 
     /** The container's log lines that are not blank (API server → kubelet → containerd), each with its CRI timestamp. */
     List<TimedLine> log(Pod pod, String container) {
-        String text = node.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
-                .inContainer(container).usingTimestamps().getLog();
-        List<TimedLine> lines = new ArrayList<>();
-        for (String line : text.split("\n")) {
-            int space = line.indexOf(' ');
-            if (space > 0 && !line.substring(space + 1).isBlank()) {
-                lines.add(new TimedLine(Instant.parse(line.substring(0, space)), line.substring(space + 1)));
-            }
-        }
-        return lines;
+        return TimedLine.parse(logs(pod, container).usingTimestamps().getLog());
     }
 
-    record TimedLine(Instant time, String text) {}
+    /**
+     * Follows the container's log from its first line until the container ends: its lines outlive the container,
+     * which kubelet's container garbage collection removes, log and all, within a minute of a deleted pod's end.
+     * Start it while the container runs.
+     */
+    FollowedLog follow(Pod pod, String container) {
+        return new FollowedLog(container, logs(pod, container).usingTimestamps());
+    }
+
+    private ContainerResource logs(Pod pod, String container) {
+        return node.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                .inContainer(container);
+    }
+
+    /** A log line and the time the runtime took it. */
+    record TimedLine(Instant time, String text) {
+
+        /**
+         * The lines that are not blank of a log read with timestamps; fails naming kubelet's answer when it is not
+         * such a log (kubelet answers "unable to retrieve container logs ..." once the container is gone).
+         */
+        static List<TimedLine> parse(String text) {
+            List<TimedLine> lines = new ArrayList<>();
+            for (String line : text.split("\n")) {
+                int space = line.indexOf(' ');
+                if (line.isBlank() || space > 0 && line.substring(space + 1).isBlank()) {
+                    continue;
+                }
+                try {
+                    lines.add(new TimedLine(Instant.parse(line.substring(0, Math.max(space, 0))), line.substring(space + 1)));
+                } catch (java.time.DateTimeException e) {
+                    throw new AssertionFailedError("kubelet did not answer with the container's log: " + text);
+                }
+            }
+            return lines;
+        }
+    }
 
     /** The container's first {@code count} log lines that are not blank, once it has written them. */
     List<TimedLine> awaitLog(Pod pod, String container, int count) {
