@@ -38,14 +38,6 @@ import org.jboss.logging.Logger;
 public final class MetadataStore implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(MetadataStore.class);
-    /**
-     * A fingerprint poll or walk of a tree so large that it costs more CPU than {@code interval / factor} is
-     * spaced out to that: polling mode keeps each under about 5 % of a core, notification mode (where both are
-     * only a safety net) under about 0.1 %.
-     */
-    private static final long POLLING_COST_FACTOR = 20;
-    private static final long NOTIFIED_COST_FACTOR = 1000;
-
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** Directory events come in bursts: a walk they ask for waits this long for the rest of the burst. */
     private static final long DIRECTORY_EVENT_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
@@ -69,8 +61,7 @@ public final class MetadataStore implements AutoCloseable {
     private String pollingReason;
     private Thread thread;
     private long sequence;
-    private long nextRescanNanos;
-    private long nextPollNanos;
+    private final RefreshSchedule schedule = new RefreshSchedule();
 
     /** The store of the files {@link StoreConfig#mode()} finds: the container's own tree, or the node's CDI specs. */
     public MetadataStore(StoreConfig config, RefreshObserver observer) {
@@ -198,7 +189,7 @@ public final class MetadataStore implements AutoCloseable {
             startWatching();
             // Walk (that registers the directories) and look at every file (that puts a watch on each) now.
             requests.requestRescan();
-            nextPollNanos = System.nanoTime();
+            schedule.pollAt(System.nanoTime());
         }
         while (running) {
             try {
@@ -218,22 +209,14 @@ public final class MetadataStore implements AutoCloseable {
         }
     }
 
-    /** The configured interval of the fingerprint poll in the mode in use; cycles run at least this often. */
-    private long pollIntervalNanos() {
-        return (watches != null ? config.safetyPollInterval() : config.pollInterval()).toNanos();
-    }
-
-    /**
-     * The configured interval of the walk in the mode in use: with file and directory watches, the walk is only
-     * the safety net for an event that never came, and runs with the fingerprint poll.
-     */
-    private long walkIntervalNanos() {
-        return (watches != null && watcher != null ? config.safetyPollInterval() : config.rescanInterval()).toNanos();
+    /** The safety nets' spacing in the watch mode in use. */
+    private RefreshSchedule.Mode mode() {
+        return RefreshSchedule.Mode.of(config, watches != null, watcher != null);
     }
 
     private long nextDelayNanos() {
         long now = System.nanoTime();
-        long due = Math.min(Math.min(nextPollNanos, nextRescanNanos) - now, pollIntervalNanos());
+        long due = schedule.delay(now, mode());
         if (requests.rescanRequested()) {
             // A missing root, or a directory that got its watch only after the walk listed it: walk again soon.
             due = Math.min(due, config.pollInterval().toNanos());
@@ -250,11 +233,13 @@ public final class MetadataStore implements AutoCloseable {
         long started = System.nanoTime();
         boolean changed = first;
         List<CompletableFuture<MetadataSnapshot>> refreshes = requests.takeRefreshes();
-        takeEvents(started);
-        if (requests.takeRescan() || started - nextRescanNanos >= 0) {
+        requests.takeEvents(files, started, config.modifySettle().toNanos());
+        RefreshSchedule.Mode mode = mode();
+        boolean scheduledPoll = first || schedule.pollDue(started);
+        boolean fullPoll = requests.takePoll() || scheduledPoll;
+        if (requests.takeRescan() || first || schedule.walkDue(started, mode)) {
             changed |= rescan();
         }
-        boolean fullPoll = first || requests.takePoll() || started - nextPollNanos >= 0;
         boolean vanished = false;
         long readsBefore = look.reads();
         long pollCpuStarted = THREADS.getCurrentThreadCpuTime();
@@ -268,10 +253,10 @@ public final class MetadataStore implements AutoCloseable {
                 }
             }
         }
-        if (fullPoll) {
-            // Only a poll that read nothing measures what polling alone costs; a huge tree is polled less often.
+        if (scheduledPoll) {
+            // Only a poll that read nothing measures what polling alone costs.
             long cost = look.reads() == readsBefore ? THREADS.getCurrentThreadCpuTime() - pollCpuStarted : 0;
-            nextPollNanos = System.nanoTime() + Math.max(pollIntervalNanos(), cost * costFactor());
+            schedule.polled(System.nanoTime(), cost, mode);
         }
         look.endCycle(budget.view());
         if (vanished) {
@@ -289,40 +274,11 @@ public final class MetadataStore implements AutoCloseable {
         observer.cycleCompleted(finished - started);
     }
 
-    private long costFactor() {
-        return watches != null ? NOTIFIED_COST_FACTOR : POLLING_COST_FACTOR;
-    }
-
-    /** Turns the file events received since the last cycle into due looks. */
-    private void takeEvents(long now) {
-        if (requests.takeOverflow()) {
-            LOG.infof("File events were lost (inotify queue overflow): reading every file again");
-            requests.requestRescan();
-            for (TrackedFile file : files.values()) {
-                file.checkAt(now, true);
-            }
-        }
-        for (RefreshRequests.FileEvent event; (event = requests.takeEvent()) != null; ) {
-            TrackedFile file = files.get(event.path());
-            if (file == null) {
-                continue;
-            }
-            switch (event.event()) {
-                case WRITTEN -> file.checkAt(now, true);
-                case MODIFIED -> file.checkAt(now + config.modifySettle().toNanos(), true);
-                // Attributes: a chmod changes neither size nor time, but whether the file can be read.
-                case CHANGED -> file.checkAt(now, true);
-            }
-        }
-    }
-
     /** Walks the tree and aligns the tracked files with it; true when files appeared or vanished. */
     private boolean rescan() {
         long cpuStarted = THREADS.getCurrentThreadCpuTime();
         TreeScanner.Scan scan = scanner.scan(path -> files.containsKey(path) || budget.track());
-        // Like polling, walking a huge tree is spaced out so that it takes only a small share of a core.
-        long walkCost = THREADS.getCurrentThreadCpuTime() - cpuStarted;
-        nextRescanNanos = System.nanoTime() + Math.max(walkIntervalNanos(), walkCost * costFactor());
+        schedule.walked(System.nanoTime(), THREADS.getCurrentThreadCpuTime() - cpuStarted, mode());
         if (!scan.rootExists()) {
             requests.requestRescan(); // poll for the root at every cycle until it appears
         }
@@ -388,7 +344,7 @@ public final class MetadataStore implements AutoCloseable {
         for (TrackedFile file : files.values()) {
             file.watchedKey = null;
         }
-        nextPollNanos = System.nanoTime();
+        schedule.pollAt(System.nanoTime());
     }
     private void publish() {
         MetadataSnapshot published = SnapshotBuilder.build(++sequence, scanner.claimsByContent() ? List.of() : files.values());

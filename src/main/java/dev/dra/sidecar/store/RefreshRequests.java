@@ -4,12 +4,14 @@ import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import org.jboss.logging.Logger;
 
 /**
  * What the watcher threads ask of the refresh thread: a walk of the tree, a poll of every file, a look at one file
@@ -18,6 +20,9 @@ import java.util.function.BooleanSupplier;
  * are for the refresh thread.
  */
 final class RefreshRequests {
+
+    /** The store's log category: what the store reports is found in one place. */
+    private static final Logger LOG = Logger.getLogger(MetadataStore.class);
 
     record FileEvent(Path path, FileWatches.Event event) {}
 
@@ -120,12 +125,29 @@ final class RefreshRequests {
         return poll.getAndSet(false);
     }
 
-    boolean takeOverflow() {
-        return overflowed.getAndSet(false);
-    }
-
-    /** The next file event, {@code null} when there is none. */
-    FileEvent takeEvent() {
-        return events.poll();
+    /**
+     * Turns the file events received since the last take into due looks at the {@code files} they name, a write left
+     * open {@code settleNanos} after {@code now}; after lost events, asks for a walk and a look at every file.
+     */
+    void takeEvents(Map<Path, TrackedFile> files, long now, long settleNanos) {
+        if (overflowed.getAndSet(false)) {
+            LOG.infof("File events were lost (inotify queue overflow): reading every file again");
+            rescan.set(true);
+            for (TrackedFile file : files.values()) {
+                file.checkAt(now, true);
+            }
+        }
+        for (FileEvent event; (event = events.poll()) != null; ) {
+            TrackedFile file = files.get(event.path());
+            if (file == null) {
+                continue;
+            }
+            switch (event.event()) {
+                case WRITTEN -> file.checkAt(now, true);
+                case MODIFIED -> file.checkAt(now + settleNanos, true);
+                // Attributes: a chmod changes neither size nor time, but whether the file can be read.
+                case CHANGED -> file.checkAt(now, true);
+            }
+        }
     }
 }
