@@ -1,15 +1,20 @@
 package dev.dra.sidecar.store;
 
+import com.sun.jna.Function;
 import com.sun.jna.LastErrorException;
 import com.sun.jna.Native;
 import com.sun.jna.NativeLibrary;
 import com.sun.jna.NativeLong;
 import com.sun.jna.Platform;
+import com.sun.jna.Pointer;
 
 /**
  * The Linux calls behind per-file notification: {@code inotify_init1}, {@code inotify_add_watch},
  * {@code inotify_rm_watch}, {@code eventfd}, {@code poll}, {@code read}, {@code write} and {@code close} of the C
- * library, bound with JNA direct mapping (static native methods, no proxy, no reflection per call).
+ * library, bound with JNA as functions by address: the library handle is released once their addresses are known,
+ * and no call allocates native memory (paths go as bytes). So JNA's cleaner, whose thread wakes every 30 s for as
+ * long as it tracks anything (a library handle, native memory, the type descriptors that direct mapping builds),
+ * tracks nothing and its thread ends. The C library itself stays loaded: the JVM links it.
  *
  * <p>Why JNA and not the FFM API: the project compiles for Java 17, where {@code java.lang.foreign} is a preview
  * API (final only in Java 22), so FFM would need a second source set built by a newer JDK and a multi-release jar;
@@ -53,22 +58,48 @@ final class Inotify {
     /** {@code sizeof(struct inotify_event)} without its name: wd, mask, cookie, len. */
     static final int EVENT_HEADER_BYTES = 16;
 
-    private static final String UNAVAILABLE = load();
+    /** The C library's functions by name, bound as C calls that throw {@link LastErrorException} on failure. */
+    private record Calls(Function init1, Function addWatch, Function rmWatch, Function eventfd, Function poll,
+            Function read, Function write, Function close) {
 
-    private Inotify() {}
-
-    private static String load() {
-        String os = System.getProperty("os.name", "");
-        if (!os.startsWith("Linux")) {
-            return "not Linux (os.name " + os + "): inotify is a Linux interface";
+        static Calls bind() {
+            NativeLibrary c = NativeLibrary.getInstance(Platform.C_LIBRARY_NAME);
+            try {
+                return new Calls(bind(c, "inotify_init1"), bind(c, "inotify_add_watch"), bind(c, "inotify_rm_watch"),
+                        bind(c, "eventfd"), bind(c, "poll"), bind(c, "read"), bind(c, "write"), bind(c, "close"));
+            } finally {
+                c.close();
+            }
         }
-        try {
-            Native.register(Inotify.class, NativeLibrary.getInstance(Platform.C_LIBRARY_NAME));
-            return null;
-        } catch (LinkageError | RuntimeException e) {
-            return "the native library of JNA (libjnidispatch) did not load: " + e.getMessage();
+
+        /** The function by its address alone: unlike the library's own, it keeps no reference to the handle. */
+        private static Function bind(NativeLibrary library, String name) {
+            return Function.getFunction(new Pointer(Pointer.nativeValue(library.getFunction(name))),
+                    Function.C_CONVENTION | Function.THROW_LAST_ERROR);
         }
     }
+
+    private static final String UNAVAILABLE;
+    private static final Calls CALLS;
+
+    static {
+        String os = System.getProperty("os.name", "");
+        Calls calls = null;
+        String unavailable = null;
+        if (!os.startsWith("Linux")) {
+            unavailable = "not Linux (os.name " + os + "): inotify is a Linux interface";
+        } else {
+            try {
+                calls = Calls.bind();
+            } catch (LinkageError | RuntimeException e) {
+                unavailable = "the native library of JNA (libjnidispatch) did not load: " + e.getMessage();
+            }
+        }
+        CALLS = calls;
+        UNAVAILABLE = unavailable;
+    }
+
+    private Inotify() {}
 
     static boolean available() {
         return UNAVAILABLE == null;
@@ -92,20 +123,36 @@ final class Inotify {
         };
     }
 
-    static native int inotify_init1(int flags) throws LastErrorException;
+    static int inotify_init1(int flags) throws LastErrorException {
+        return CALLS.init1().invokeInt(new Object[] {flags});
+    }
 
-    static native int inotify_add_watch(int fd, String path, int mask) throws LastErrorException;
+    static int inotify_add_watch(int fd, String path, int mask) throws LastErrorException {
+        return CALLS.addWatch().invokeInt(new Object[] {fd, Native.toByteArray(path), mask});
+    }
 
-    static native int inotify_rm_watch(int fd, int wd) throws LastErrorException;
+    static int inotify_rm_watch(int fd, int wd) throws LastErrorException {
+        return CALLS.rmWatch().invokeInt(new Object[] {fd, wd});
+    }
 
-    static native int eventfd(int initval, int flags) throws LastErrorException;
+    static int eventfd(int initval, int flags) throws LastErrorException {
+        return CALLS.eventfd().invokeInt(new Object[] {initval, flags});
+    }
 
     /** {@code fds}: {@code struct pollfd} laid out in native byte order, 8 bytes each. */
-    static native int poll(byte[] fds, NativeLong nfds, int timeout) throws LastErrorException;
+    static int poll(byte[] fds, NativeLong nfds, int timeout) throws LastErrorException {
+        return CALLS.poll().invokeInt(new Object[] {fds, nfds, timeout});
+    }
 
-    static native NativeLong read(int fd, byte[] buffer, NativeLong count) throws LastErrorException;
+    static NativeLong read(int fd, byte[] buffer, NativeLong count) throws LastErrorException {
+        return (NativeLong) CALLS.read().invoke(NativeLong.class, new Object[] {fd, buffer, count});
+    }
 
-    static native NativeLong write(int fd, byte[] buffer, NativeLong count) throws LastErrorException;
+    static NativeLong write(int fd, byte[] buffer, NativeLong count) throws LastErrorException {
+        return (NativeLong) CALLS.write().invoke(NativeLong.class, new Object[] {fd, buffer, count});
+    }
 
-    static native int close(int fd) throws LastErrorException;
+    static int close(int fd) throws LastErrorException {
+        return CALLS.close().invokeInt(new Object[] {fd});
+    }
 }
