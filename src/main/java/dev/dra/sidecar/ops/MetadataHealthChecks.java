@@ -49,10 +49,10 @@ public class MetadataHealthChecks {
         this.expected = ExpectedClaim.parseAll(config.expectedClaims().orElse(List.of()));
         Duration slowerPoll = config.safetyPollInterval().compareTo(config.pollInterval()) > 0
                 ? config.safetyPollInterval() : config.pollInterval();
-        Duration tenPolls = slowerPoll.multipliedBy(10);
-        // A cycle can take longer than a poll interval on a slow node; ten of them, and never under 10 s,
-        // keeps a busy but healthy loop from being restarted.
-        this.livenessWindow = tenPolls.compareTo(MIN_LIVENESS_WINDOW) > 0 ? tenPolls : MIN_LIVENESS_WINDOW;
+        // Twice the longest a healthy loop goes without a cycle, and never under 10 s: a slow node's late cycle does
+        // not get a busy but healthy loop restarted.
+        Duration window = slowerPoll.multipliedBy(2L * MetadataStore.MAX_POLLS_BETWEEN_CYCLES);
+        this.livenessWindow = window.compareTo(MIN_LIVENESS_WINDOW) > 0 ? window : MIN_LIVENESS_WINDOW;
     }
 
     @Produces

@@ -38,6 +38,9 @@ import org.jboss.logging.Logger;
 public final class MetadataStore implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(MetadataStore.class);
+    /** The refresh loop completes a cycle at least once per this many poll intervals of its mode, busy or not. */
+    public static final int MAX_POLLS_BETWEEN_CYCLES = RefreshSchedule.MAX_SLEEP_POLLS;
+
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** Directory events come in bursts: a walk they ask for waits this long for the rest of the burst. */
     private static final long DIRECTORY_EVENT_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);

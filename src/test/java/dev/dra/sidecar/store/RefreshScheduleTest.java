@@ -93,14 +93,14 @@ class RefreshScheduleTest {
     }
 
     @Test
-    void aCostlyNetIsSpacedByItsCostAndTheLoopStillWakesOncePerInterval() {
+    void aCostlyNetIsSpacedByItsCostAndTheLoopSleepsUntilItIsDueOrItsLongestSleep() {
         long interval = NOTIFIED.pollIntervalNanos();
         long costly = 3 * interval / NOTIFIED.costFactor();
         RefreshSchedule schedule = new RefreshSchedule();
         schedule.pollAt(0);
         schedule.walked(0, costly, NOTIFIED);
         schedule.polled(0, CHEAP, NOTIFIED);
-        assertEquals(interval, schedule.delay(0, NOTIFIED), "the loop wakes once per interval for liveness");
+        assertEquals(3 * interval, schedule.delay(0, NOTIFIED), "the loop sleeps until the spaced nets are due");
         assertFalse(schedule.pollDue(interval), "the walk's cost spaces the poll it rides");
         assertTrue(schedule.pollDue(3 * interval));
         assertTrue(schedule.walkDue(3 * interval, NOTIFIED));
@@ -110,5 +110,12 @@ class RefreshScheduleTest {
         polling.polled(0, 3 * POLLING.pollIntervalNanos() / POLLING.costFactor(), POLLING);
         assertFalse(polling.pollDue(POLLING.pollIntervalNanos()), "a costly poll is spaced by its cost");
         assertTrue(polling.pollDue(3 * POLLING.pollIntervalNanos()));
+
+        RefreshSchedule huge = new RefreshSchedule();
+        huge.pollAt(0);
+        huge.walked(0, 100 * interval / NOTIFIED.costFactor(), NOTIFIED);
+        huge.polled(0, CHEAP, NOTIFIED);
+        assertEquals(RefreshSchedule.MAX_SLEEP_POLLS * interval, huge.delay(0, NOTIFIED),
+                "however costly the nets, the loop completes a cycle within its longest sleep");
     }
 }
