@@ -19,6 +19,19 @@ _DROPPED_OPTIONS = ("-XX:AOTCache=", "-XX:AOTCacheOutput=", "-XX:AOTConfiguratio
                     "-XX:SharedArchiveFile=", "-XX:MaxRAM=", "-XX:-AOT", "-XX:+AOT")
 
 
+# the Java feature release of the image's runtime (src/main/docker/Dockerfile.jvm)
+IMAGE_JAVA = 25
+
+
+def java_feature(jdk):
+    """The feature release of the JDK at `jdk`, from its `release` file; 0 when it cannot be read."""
+    try:
+        m = re.search(r'^JAVA_VERSION="(\d+)', open(os.path.join(jdk, "release")).read(), re.M)
+        return int(m.group(1)) if m else 0
+    except OSError:
+        return 0
+
+
 def shipped_jvm_options(repo, max_ram):
     """(options, where they came from): src/main/docker/jvm-options (a java @argfile), else JAVA_OPTS* in a
     Dockerfile there, else FALLBACK_JVM_OPTIONS. Options naming files of the image (AOT cache, CDS archive)
@@ -97,7 +110,9 @@ class SidecarLauncher:
         """The options go into a java @argfile (as the image does it) so that the command line reads
         `java @bench/work/NN.args`: a process hunt for "quarkus-run.jar" by someone else on a shared
         machine does not hit the sidecar under test."""
-        args = [*(self.jvm_opts if opts is None else opts), *extra,
+        # A JVM older than the image's ignores the options of the image's Java it does not know.
+        older = [] if java_feature(jdk) >= IMAGE_JAVA else ["-XX:+IgnoreUnrecognizedVMOptions"]
+        args = [*older, *(self.jvm_opts if opts is None else opts), *extra,
                 f"-Dquarkus.http.host={HOST}", f"-Dquarkus.http.port={http_port}",
                 f"-Dquarkus.management.host={HOST}", f"-Dquarkus.management.port={mgmt_port}",
                 f"-Ddra.metadata.root={root}", "-jar", self.jar]

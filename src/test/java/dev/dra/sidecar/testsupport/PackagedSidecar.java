@@ -33,6 +33,8 @@ public final class PackagedSidecar implements AutoCloseable {
 
     public static final Path RUNNER = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final Path JVM_OPTIONS = Path.of("src/main/docker/jvm-options");
+    /** The Java feature release of the image's runtime (src/main/docker/Dockerfile.jvm). */
+    public static final int IMAGE_JAVA = 25;
 
     private final Process process;
     private final Path log;
@@ -109,11 +111,16 @@ public final class PackagedSidecar implements AutoCloseable {
 
     /**
      * The image's JVM options (src/main/docker/jvm-options) but the AOT cache options, with the heap the pod limit gives,
-     * and the image's native library directory mapped to the build's.
+     * and the image's native library directory mapped to the build's. A JVM older than the image's ignores the options
+     * it does not know (the image's own JVM takes them all: SidecarImageIT).
      */
     private static List<String> imageJvmOptions() {
         try (Stream<String> lines = Files.lines(JVM_OPTIONS)) {
-            List<String> options = new ArrayList<>(lines.map(String::trim)
+            List<String> options = new ArrayList<>();
+            if (Runtime.version().feature() < IMAGE_JAVA) {
+                options.add("-XX:+IgnoreUnrecognizedVMOptions");
+            }
+            options.addAll(lines.map(String::trim)
                     .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.matches("-XX:[+-]?AOT.*"))
                     .map(l -> l.replace("/deployments/native", NATIVE.toAbsolutePath().toString()))
                     .toList());
