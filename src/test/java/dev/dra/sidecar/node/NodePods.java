@@ -19,6 +19,7 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
+import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -193,7 +194,7 @@ final class NodePods {
                 }
                 try {
                     lines.add(new TimedLine(Instant.parse(line.substring(0, Math.max(space, 0))), line.substring(space + 1)));
-                } catch (java.time.DateTimeException e) {
+                } catch (DateTimeException e) {
                     throw new AssertionFailedError("kubelet did not answer with the container's log: " + text);
                 }
             }
