@@ -19,8 +19,14 @@ _DROPPED_OPTIONS = ("-XX:AOTCache=", "-XX:AOTCacheOutput=", "-XX:AOTConfiguratio
                     "-XX:SharedArchiveFile=", "-XX:MaxRAM=", "-XX:-AOT", "-XX:+AOT")
 
 
-# the Java feature release of the image's runtime (src/main/docker/Dockerfile.jvm)
-IMAGE_JAVA = 25
+def image_java(repo):
+    """The Java feature release the image's build stage names (src/main/docker/Dockerfile.jvm); 0 without one."""
+    try:
+        dockerfile = open(os.path.join(repo, "src/main/docker/Dockerfile.jvm")).read()
+        m = re.search(r"^FROM \S*temurin:(\d+)", dockerfile, re.M)
+        return int(m.group(1)) if m else 0
+    except OSError:
+        return 0
 
 
 def java_feature(jdk):
@@ -100,6 +106,7 @@ class SidecarLauncher:
         self.procs = procs
         self.jar = os.path.abspath(args.jar)
         self.jvm_opts, self.jvm_opts_source = shipped_jvm_options(args.repo, args.max_ram)
+        self.image_java = image_java(args.repo)
         self.starts = 0
 
     def last_log(self, name):
@@ -111,7 +118,7 @@ class SidecarLauncher:
         `java @bench/work/NN.args`: a process hunt for "quarkus-run.jar" by someone else on a shared
         machine does not hit the sidecar under test."""
         # A JVM older than the image's ignores the options of the image's Java it does not know.
-        older = [] if java_feature(jdk) >= IMAGE_JAVA else ["-XX:+IgnoreUnrecognizedVMOptions"]
+        older = [] if java_feature(jdk) >= self.image_java else ["-XX:+IgnoreUnrecognizedVMOptions"]
         args = [*older, *(self.jvm_opts if opts is None else opts), *extra,
                 f"-Dquarkus.http.host={HOST}", f"-Dquarkus.http.port={http_port}",
                 f"-Dquarkus.management.host={HOST}", f"-Dquarkus.management.port={mgmt_port}",

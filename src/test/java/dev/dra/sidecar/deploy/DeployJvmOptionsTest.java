@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -57,10 +58,7 @@ class DeployJvmOptionsTest {
     @Test
     void theCurrentJvmAcceptsTheOptions(@TempDir Path dir) throws Exception {
         Path java = Path.of(System.getProperty("java.home"), "bin", "java");
-        List<String> options = new ArrayList<>();
-        if (Runtime.version().feature() < dev.dra.sidecar.testsupport.PackagedSidecar.IMAGE_JAVA) {
-            options.add("-XX:+IgnoreUnrecognizedVMOptions");
-        }
+        List<String> options = new ArrayList<>(PackagedSidecar.unknownOptionsIgnoredHere());
         options.addAll(applicable());
         assertFalse(options.isEmpty());
         Path log = dir.resolve("java.log");
@@ -131,9 +129,7 @@ class DeployJvmOptionsTest {
     @Test
     void dockerfileRunsTheOptionsFileOnJava25AsNonRoot() throws IOException {
         String dockerfile = Files.readString(DOCKERFILE);
-        int release = dev.dra.sidecar.testsupport.PackagedSidecar.IMAGE_JAVA;
-        assertTrue(dockerfile.matches("(?s).*FROM \\S*(temurin:" + release + "|openjdk-" + release + ")\\S*.*"),
-                "a Java " + release + " JDK links the runtime");
+        assertTrue(dockerfile.matches("(?s).*FROM \\S*(temurin:25|openjdk-25)\\S*.*"), "a Java 25 JDK links the runtime");
         assertTrue(dockerfile.matches("(?s).*\nCOPY src/main/docker/jvm-options [^\n]*/deployments/\n.*"));
         assertTrue(dockerfile.contains("ENTRYPOINT [\"/opt/jre/bin/java\", \"@/deployments/jvm-options\", \"-jar\", "
                 + "\"/deployments/quarkus-run.jar\"]"));

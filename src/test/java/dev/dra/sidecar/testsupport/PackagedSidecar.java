@@ -19,6 +19,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import java.util.stream.Stream;
 
@@ -33,8 +35,7 @@ public final class PackagedSidecar implements AutoCloseable {
 
     public static final Path RUNNER = Path.of("target/quarkus-app/quarkus-run.jar");
     private static final Path JVM_OPTIONS = Path.of("src/main/docker/jvm-options");
-    /** The Java feature release of the image's runtime (src/main/docker/Dockerfile.jvm). */
-    public static final int IMAGE_JAVA = 25;
+    private static final Path DOCKERFILE = Path.of("src/main/docker/Dockerfile.jvm");
 
     private final Process process;
     private final Path log;
@@ -114,12 +115,24 @@ public final class PackagedSidecar implements AutoCloseable {
      * and the image's native library directory mapped to the build's. A JVM older than the image's ignores the options
      * it does not know (the image's own JVM takes them all: SidecarImageIT).
      */
+    /**
+     * What this JVM needs before the image's options: on a Java older than the one the image's build stage names
+     * (src/main/docker/Dockerfile.jvm), that the options it does not know are ignored; nothing on the image's Java.
+     */
+    public static List<String> unknownOptionsIgnoredHere() {
+        try {
+            Matcher from = Pattern.compile("(?m)^FROM \\S*temurin:(\\d+)").matcher(Files.readString(DOCKERFILE));
+            assertTrue(from.find(), "the build stage's Java in " + DOCKERFILE);
+            return Runtime.version().feature() < Integer.parseInt(from.group(1))
+                    ? List.of("-XX:+IgnoreUnrecognizedVMOptions") : List.of();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
     private static List<String> imageJvmOptions() {
         try (Stream<String> lines = Files.lines(JVM_OPTIONS)) {
-            List<String> options = new ArrayList<>();
-            if (Runtime.version().feature() < IMAGE_JAVA) {
-                options.add("-XX:+IgnoreUnrecognizedVMOptions");
-            }
+            List<String> options = new ArrayList<>(unknownOptionsIgnoredHere());
             options.addAll(lines.map(String::trim)
                     .filter(l -> !l.isEmpty() && !l.startsWith("#") && !l.matches("-XX:[+-]?AOT.*"))
                     .map(l -> l.replace("/deployments/native", NATIVE.toAbsolutePath().toString()))
