@@ -282,6 +282,14 @@ evictionHard:
   nodefs.inodesFree: 1%
 registerNode: true
 podLogsDir: $run/pod-logs
+# kubelet.log also says when a plugin socket comes or goes and when the DRA driver's plugin is registered or
+# unregistered: the tests that restart the driver wait for its registration (KubeNode.driverRegistrations).
+logging:
+  vmodule:
+  - filePattern: plugin_watcher
+    verbosity: 2
+  - filePattern: dra_plugin_manager
+    verbosity: 3
 YAML
 start_process kubelet unshare --mount --propagation unchanged -- sh -c "${sysctl_mounts}exec $bin/kubelet \
   --config=$run/kubelet.yaml --kubeconfig=$kubeconfig --hostname-override=$node --node-ip=$node_ip"

@@ -3,6 +3,7 @@ package dev.dra.sidecar.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.testsupport.Eventually;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.nio.file.Files;
 import java.time.Duration;
@@ -21,12 +22,15 @@ class DriverPluginRestartOnNodeIT {
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
     private static final Duration DOWN = Duration.ofSeconds(3);
+    /** kubelet's plugin watcher sees the new socket at once and registers it within its reconciler's second. */
+    private static final Duration REGISTERED_WITHIN = Duration.ofSeconds(30);
 
     @Test
     void existingPodsKeepTheirFilesAndANewClaimIsPreparedByTheRestartedPlugin() throws Exception {
         try (LoopingApp app = LoopingApp.start(NODE, "plugin-restart")) {
             String before = LoopingApp.containers(app.now());
             byte[] file = Files.readAllBytes(app.hostFile);
+            long registered = NODE.node().driverRegistrations();
             long fault = LoopingApp.wallNanos();
             NODE.node().component("stop", "test-driver");
             try {
@@ -35,6 +39,8 @@ class DriverPluginRestartOnNodeIT {
                 NODE.node().component("start", "test-driver");
             }
             long back = System.nanoTime();
+            Eventually.awaitTrue(REGISTERED_WITHIN, "kubelet registers the restarted plugin (target/kube-node/kubelet.log)",
+                    () -> NODE.node().driverRegistrations() > registered);
             try (LoopingApp next = LoopingApp.start(NODE, "after-plugin")) {
                 System.err.printf("[node] a new pod's claim prepared by the restarted plugin and served %d ms after"
                         + " its start%n", (System.nanoTime() - back) / 1_000_000);

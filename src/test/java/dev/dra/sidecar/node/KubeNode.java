@@ -2,9 +2,15 @@ package dev.dra.sidecar.node;
 
 import dev.dra.sidecar.testsupport.ScriptedComponent;
 import dev.dra.sidecar.testsupport.Unavailable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.stream.Stream;
 
 /**
  * A real single-node Kubernetes run by {@code src/test/kube-node/start.sh} (kube-apiserver, etcd, containerd,
@@ -20,6 +26,8 @@ final class KubeNode implements AutoCloseable {
     static final Path SCRIPTS = Path.of("src/test/kube-node");
     static final Path STATE = Path.of("target/kube-node");
     private static final String TESTS = "the real-node tests";
+    /** The name of the upstream DRA test driver the node runs (its devices, ResourceSlices and plugin). */
+    static final String TEST_DRIVER = "test-driver.cdi.k8s.io";
     private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(90);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(240);
     private static final Duration STOP_GRACE = Duration.ofSeconds(90);
@@ -81,13 +89,13 @@ final class KubeNode implements AutoCloseable {
         try {
             Process process = new ProcessBuilder("bash", SCRIPTS.resolve("component.sh").toString(), STATE.toString(),
                     verb, name).redirectErrorStream(true).start();
-            String out = new String(process.getInputStream().readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
-            if (!process.waitFor(60, java.util.concurrent.TimeUnit.SECONDS) || process.exitValue() != 0) {
+            String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+            if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
                 throw new IllegalStateException("component.sh " + verb + " " + name + " failed: " + out);
             }
             System.err.printf("[node] %s %s: %d ms%n", verb, name, (System.nanoTime() - started) / 1_000_000);
-        } catch (java.io.IOException e) {
-            throw new java.io.UncheckedIOException(e);
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
@@ -97,6 +105,19 @@ final class KubeNode implements AutoCloseable {
     /** SIGKILL to start.sh alone, as a crash would end it: its trap does not run, so the node's cleanup is left. */
     void killScript() {
         component.killScript();
+    }
+
+    /**
+     * How many times kubelet has registered the DRA test driver's kubelet plugin so far, as kubelet.log says
+     * (start.sh raises the plugin manager's verbosity for that line).
+     */
+    long driverRegistrations() {
+        try (Stream<String> lines = Files.lines(STATE.resolve("kubelet.log"), StandardCharsets.ISO_8859_1)) {
+            return lines.filter(line -> line.contains("\"Registered DRA plugin\"")
+                    && line.contains("driverName=\"" + TEST_DRIVER + "\"")).count();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     /** What start.sh has written so far (target/kube-node/start.log). */

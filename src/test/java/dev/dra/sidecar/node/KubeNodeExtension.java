@@ -8,21 +8,31 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.nio.file.StandardCopyOption;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
+import org.junit.jupiter.api.extension.TestWatcher;
 
 /**
  * Gives a test class the one real node of {@link KubeNode} (only one can run per machine: started by the first
  * class that needs it, stopped when the test run ends, which fails the run if the node left anything behind), a
  * client for its API server, and the sidecar image imported into its containerd. Without root, Go or podman every test of the class is skipped and says why.
+ * The node's logs at a failed test are kept in {@code target/kube-node-failed/<class>.<method>/}: a later class may
+ * start the node again, which starts its logs afresh.
  */
-final class KubeNodeExtension implements BeforeAllCallback {
+final class KubeNodeExtension implements BeforeAllCallback, TestWatcher {
+
+    private static final Path FAILED_LOGS = Path.of("target/kube-node-failed");
 
     private static final AtomicInteger NAMESPACES = new AtomicInteger();
     private static final Map<String, String> RESTRICTED = Map.of(
@@ -86,6 +96,21 @@ final class KubeNodeExtension implements BeforeAllCallback {
     public void beforeAll(ExtensionContext context) {
         holder = RunWide.get(context, KubeNodeExtension.class, Holder.class, () -> new Holder(Shared.start()),
                 h -> h.current.unavailable());
+    }
+
+    @Override
+    public void testFailed(ExtensionContext context, Throwable cause) {
+        Path to = FAILED_LOGS.resolve(context.getRequiredTestClass().getSimpleName() + "."
+                + context.getRequiredTestMethod().getName());
+        try (Stream<Path> logs = Files.list(KubeNode.STATE)) {
+            Files.createDirectories(to);
+            for (Path log : (Iterable<Path>) logs.filter(p -> p.toString().endsWith(".log"))::iterator) {
+                Files.copy(log, to.resolve(log.getFileName()), StandardCopyOption.REPLACE_EXISTING);
+            }
+            System.err.println("[node] the node's logs at the failure are kept in " + to);
+        } catch (IOException e) {
+            System.err.println("[node] the node's logs at the failure could not be kept: " + e);
+        }
     }
 
     KubernetesClient client() {
