@@ -2,12 +2,8 @@ package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.decode.MetadataStreamDecoder;
-import dev.dra.sidecar.snapshot.ClaimEntry;
 import dev.dra.sidecar.snapshot.ClaimKind;
-import dev.dra.sidecar.snapshot.ClaimSet;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
-import dev.dra.sidecar.snapshot.RequestEntry;
-import dev.dra.sidecar.snapshot.Served;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -20,12 +16,13 @@ import java.util.List;
 import org.jboss.logging.Logger;
 
 /**
- * Runs what the first scan and the first requests run, once, on a built-in metadata stream ({@value #SAMPLE}), on a
- * daemon thread of its own started as soon as the CDI container is up, while Quarkus goes on starting on the main
- * thread: the decoder, a snapshot built from its object, and every body of that snapshot encoded. The first scan
- * then finds the classes it needs initialized and the shared mapper's deserializers and serializers for the model
- * built, work that would otherwise run on the main thread, on the start's critical path, while the other core idles.
- * What it builds is dropped; it touches no state of the store. A failure is logged at DEBUG and changes nothing else.
+ * Runs what the first scan runs, once, on a built-in metadata stream ({@value #SAMPLE}), on a daemon thread of its own
+ * started as soon as the CDI container is up, while Quarkus goes on starting on the main thread: the decoder, and a
+ * snapshot built from its object. The first scan then finds the classes it needs initialized and the shared mapper's
+ * deserializers for the model built, work that would otherwise run on the main thread, on the start's critical
+ * path, while the other core idles. Bodies are not encoded here: the serializers of representations a pod may never
+ * ask for would be held for its whole life, and encoding beside the start competes with it for the CPU. What it
+ * builds is dropped; it touches no state of the store. A failure is logged at DEBUG and changes nothing else.
  */
 @Singleton
 class FirstScanWarmUp {
@@ -47,28 +44,12 @@ class FirstScanWarmUp {
         }
     }
 
-    /** Decodes the sample, builds its snapshot and encodes every body of it; returns how many bodies it encoded. */
-    static int run() throws MetadataDecodeException {
+    /** Decodes the sample and builds its snapshot, as the first scan does with a file. */
+    static MetadataSnapshot run() throws MetadataDecodeException {
         TrackedFile file = new TrackedFile(new MetadataFileRef(ClaimKind.CLAIM, "warm-up", "warm-up",
                 "warm-up.example.com", "warm-up.example.com-metadata.json", Path.of(SAMPLE)));
         file.readSucceeded(MetadataStreamDecoder.decode(sample(), SAMPLE), true);
-        MetadataSnapshot snapshot = SnapshotBuilder.build(0, List.of(file));
-        int encoded = 0;
-        for (ClaimKind kind : ClaimKind.values()) {
-            ClaimSet set = snapshot.claims(kind);
-            encoded += encode(set.index());
-            for (ClaimEntry claim : set.claims().values()) {
-                encoded += encode(claim.served());
-                for (RequestEntry request : claim.requests().values()) {
-                    encoded += encode(request.merged()) + encode(request.validation());
-                }
-            }
-        }
-        return encoded;
-    }
-
-    private static int encode(Served served) {
-        return served instanceof Served.Available available && available.body().length > 0 ? 1 : 0;
+        return SnapshotBuilder.build(0, List.of(file));
     }
 
     private static byte[] sample() {
