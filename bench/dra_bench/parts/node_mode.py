@@ -13,7 +13,7 @@ import time
 
 from ..stats import median, percentile
 from .. import kube_node
-from .pod_start import cri_time, wait
+from .pod_start import app_log, cri_time, wait
 
 NAME = "node_mode"
 IDLE_S = 10
@@ -131,16 +131,10 @@ def variant(node, ns, n, mode, service_containers):
 def start(node, ns, name, mode):
     t0 = time.time()
     node.kubectl("create", "-f", "-", stdin=json.dumps(pod(name, ns, node.env["app_image"], mode)))
-    deadline = time.monotonic() + 120
-    while True:
-        out = node.kubectl("logs", "--timestamps", "-n", ns, name, "-c", "app", check=False)
-        if out.strip():
-            if '"kind"' not in out and "metadata" not in out:
-                raise RuntimeError(f"pod {name}: its first read failed: {out[:300]}")
-            return cri_time(out.split()[0]) - t0
-        if time.monotonic() > deadline:
-            raise RuntimeError(f"pod {name}: no app output within 120 s")
-        time.sleep(0.02)
+    out = app_log(node, ns, name)
+    if '"kind"' not in out and "metadata" not in out:
+        raise RuntimeError(f"pod {name}: its first read failed: {out[:300]}")
+    return cri_time(out.split()[0]) - t0
 
 
 def memory_mib(node, ids):

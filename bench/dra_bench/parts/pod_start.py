@@ -97,7 +97,7 @@ def at_rest(node, ns, idle_s):
     """One pod with the sidecar, left up: each container's cgroup rss and CPU over `idle_s` after SETTLE_S."""
     name = "at-rest"
     node.kubectl("create", "-f", "-", stdin=json.dumps(pod(name, ns, node.env["app_image"], True)))
-    wait(lambda: node.kubectl("logs", "-n", ns, name, "-c", "app", check=False).strip(), 120)
+    app_log(node, ns, name)
     time.sleep(SETTLE_S)
     ids = {"sidecar": node.container_id(ns, name, "dra-metadata-sidecar"), "app": node.container_id(ns, name, "app")}
     cpu0 = {k: node.cgroup_value(i, "cpuacct", "cpuacct.usage") for k, i in ids.items()}
@@ -160,17 +160,17 @@ def created(node, status):
     return cri_time(info["CreatedAt"])
 
 
-def first_app_line(node, ns, name):
-    """The CRI time of the app's first log line. Waits on one watch (kubectl wait) until the pod is Ready, which it is
-    once the app runs, then reads the log: a kubectl started every few milliseconds takes 0.05-0.1 s of CPU each, most
-    of a core of this 2-core machine away from the start being measured. The time is the log's own, not when it is
-    seen."""
+def app_log(node, ns, name):
+    """The app container's log (with CRI timestamps) once it has its first line. Waits on one watch (kubectl wait)
+    until the pod is Ready, which it is once the app runs, then reads the log: a kubectl started every few
+    milliseconds takes 0.05-0.1 s of CPU each, most of a core of this 2-core machine away from the start being
+    measured. A line's time is the log's own, not when it is seen."""
     node.kubectl("wait", "--for=condition=Ready", "-n", ns, f"pod/{name}", "--timeout=120s", timeout=130)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         out = node.kubectl("logs", "--timestamps", "-n", ns, name, "-c", "app", check=False)
         if out.strip():
-            return cri_time(out.split()[0])
+            return out
         time.sleep(0.1)
     raise RuntimeError(f"pod {name}: Ready, but no app output within 30 s")
 
@@ -178,7 +178,7 @@ def first_app_line(node, ns, name):
 def one_pod(node, ns, name, with_sidecar):
     t0 = time.time()
     node.kubectl("create", "-f", "-", stdin=json.dumps(pod(name, ns, node.env["app_image"], with_sidecar)))
-    first = first_app_line(node, ns, name)
+    first = cri_time(app_log(node, ns, name).split()[0])
     result = {"first_line_s": first - t0}
     status = json.loads(node.kubectl("get", "pod", "-n", ns, name, "-o", "json"))["status"]
     if not with_sidecar:
