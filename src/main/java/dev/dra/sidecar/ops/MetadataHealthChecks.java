@@ -17,9 +17,10 @@ import org.eclipse.microprofile.health.Readiness;
  * The three probes on the management interface ({@code /q/health/live}, {@code /ready}, {@code /started}).
  *
  * <ul>
- *   <li>{@code dra-metadata-refresh} (liveness): the refresh loop completed a cycle within
- *       max(10 × the longer of the two poll intervals, 10 s) (the loop cycles at least once per interval of its
- *       mode). Never depends on the files: a broken file must not get the pod restarted, only a stuck loop should.
+ *   <li>{@code dra-metadata-refresh} (liveness): the refresh loop's thread is running and not stuck: no cycle has
+ *       been under way for longer than {@link #STUCK_CYCLE}. It asks nothing of the loop, which at rest sleeps
+ *       until a safety net is due. Never depends on the files: a broken file must not get the pod restarted, only a
+ *       stuck or ended loop should.
  *   <li>{@value #PRESENT} (readiness) and {@value #PRESENT_AT_START} (startup): the same check, see
  *       {@link MetadataReadiness}, under two names, because {@code /q/health} lists every check of every probe and
  *       each must appear there once. Kubelet starts the app container only after the sidecar's postStart hook
@@ -38,21 +39,19 @@ public class MetadataHealthChecks {
     static final String PRESENT = "dra-metadata-present";
     static final String PRESENT_AT_START = "dra-metadata-present-at-start";
 
-    private static final Duration MIN_LIVENESS_WINDOW = Duration.ofSeconds(10);
+    /**
+     * A cycle under way for longer than this is stuck: a cycle walks the tree and looks at every file, which takes
+     * seconds on the largest tree the memory bound admits (a read that hangs, a file system that does not answer,
+     * takes forever).
+     */
+    static final Duration STUCK_CYCLE = Duration.ofSeconds(60);
 
     private final MetadataStore store;
     private final List<ExpectedClaim> expected;
-    private final Duration livenessWindow;
 
     MetadataHealthChecks(MetadataStore store, StoreConfig config) {
         this.store = store;
         this.expected = ExpectedClaim.parseAll(config.expectedClaims().orElse(List.of()));
-        Duration slowerPoll = config.safetyPollInterval().compareTo(config.pollInterval()) > 0
-                ? config.safetyPollInterval() : config.pollInterval();
-        // Twice the longest a healthy loop goes without a cycle, and never under 10 s: a slow node's late cycle does
-        // not get a busy but healthy loop restarted.
-        Duration window = slowerPoll.multipliedBy(2L * MetadataStore.MAX_POLLS_BETWEEN_CYCLES);
-        this.livenessWindow = window.compareTo(MIN_LIVENESS_WINDOW) > 0 ? window : MIN_LIVENESS_WINDOW;
     }
 
     @Produces
@@ -60,14 +59,18 @@ public class MetadataHealthChecks {
     HealthCheck refreshLoop() {
         return () -> {
             StoreStatus status = store.status();
-            Duration since = Duration.ofNanos(System.nanoTime() - status.lastCycleNanos());
-            boolean up = since.compareTo(livenessWindow) <= 0;
+            Duration busy = store.busyFor();
+            boolean up = busy != null && busy.compareTo(STUCK_CYCLE) <= 0;
             HealthCheckResponseBuilder response = HealthCheckResponse.named(REFRESH).status(up)
                     .withData("cycles", status.cycles())
-                    .withData("last-cycle-ms-ago", since.toMillis())
-                    .withData("window-ms", livenessWindow.toMillis());
-            if (!up) {
-                response.withData("problem", "the refresh loop has not completed a cycle for " + since.toSeconds()
+                    .withData("last-cycle-ms-ago", Duration.ofNanos(System.nanoTime() - status.lastCycleNanos()).toMillis())
+                    .withData("cycle-under-way-ms", busy == null ? 0 : busy.toMillis())
+                    .withData("window-ms", STUCK_CYCLE.toMillis());
+            if (busy == null) {
+                response.withData("problem", "the refresh loop has ended: no change is read any more; a restart is "
+                        + "the remedy");
+            } else if (!up) {
+                response.withData("problem", "the refresh loop has been in one cycle for " + busy.toSeconds()
                         + " s: it is stuck; a restart is the remedy");
             }
             return response.build();

@@ -38,6 +38,7 @@ final class DirectoryWatcher implements AutoCloseable {
     private final Listener listener;
     private final Map<Path, WatchKey> keys = new HashMap<>();
     private final Thread thread;
+    private boolean complete = true;
 
     private DirectoryWatcher(WatchService service, Listener listener) {
         this.service = service;
@@ -72,6 +73,7 @@ final class DirectoryWatcher implements AutoCloseable {
             return true;
         });
         boolean added = false;
+        complete = true;
         for (Path dir : directories) {
             if (!keys.containsKey(dir)) {
                 try {
@@ -79,11 +81,20 @@ final class DirectoryWatcher implements AutoCloseable {
                             StandardWatchEventKinds.ENTRY_DELETE, StandardWatchEventKinds.ENTRY_MODIFY));
                     added = true;
                 } catch (IOException | RuntimeException e) {
-                    // Gone already, or out of inotify watches: polling still covers it.
+                    // Gone already, or out of inotify watches: the walk at the rescan interval covers it.
+                    complete = false;
                 }
             }
         }
         return added;
+    }
+
+    /**
+     * Whether the last {@link #watchExactly} watches every directory it was given: only then may the walk wait for
+     * the safety poll. Refresh thread only.
+     */
+    boolean complete() {
+        return complete;
     }
 
     /** Directories watched now. */

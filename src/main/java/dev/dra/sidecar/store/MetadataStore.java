@@ -6,6 +6,7 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -38,8 +39,6 @@ import org.jboss.logging.Logger;
 public final class MetadataStore implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(MetadataStore.class);
-    /** The refresh loop completes a cycle at least once per this many poll intervals of its mode, busy or not. */
-    public static final int MAX_POLLS_BETWEEN_CYCLES = RefreshSchedule.MAX_SLEEP_POLLS;
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** Directory events come in bursts: a walk they ask for waits this long for the rest of the burst. */
@@ -58,6 +57,9 @@ public final class MetadataStore implements AutoCloseable {
     private final ChangeWaiters waiters = new ChangeWaiters();
     private volatile StoreStatus status;
     private volatile boolean running;
+    /** {@link System#nanoTime()} when the cycle under way started; meaningful while {@link #inCycle}. */
+    private volatile long cycleStartedNanos;
+    private volatile boolean inCycle;
     private DirectoryWatcher watcher;
     /** Set and cleared by the refresh thread; read by the directory watcher's thread. */
     private volatile FileWatches watches;
@@ -160,6 +162,18 @@ public final class MetadataStore implements AutoCloseable {
         return status;
     }
 
+    /**
+     * How long the refresh loop has been in the cycle under way: zero while it waits for the next, {@code null} once
+     * its thread has ended (an error escaped the loop, or the store was closed). Waiting costs nothing: at rest the
+     * loop wakes only when a safety net is due.
+     */
+    public Duration busyFor() {
+        if (thread != null && !thread.isAlive()) {
+            return null;
+        }
+        return inCycle ? Duration.ofNanos(System.nanoTime() - cycleStartedNanos) : Duration.ZERO;
+    }
+
     /** What the store holds against its memory bound. */
     public HeldBudget.View held() {
         return budget.view();
@@ -214,7 +228,7 @@ public final class MetadataStore implements AutoCloseable {
 
     /** The safety nets' spacing in the watch mode in use. */
     private RefreshSchedule.Mode mode() {
-        return RefreshSchedule.Mode.of(config, watches != null, watcher != null);
+        return RefreshSchedule.Mode.of(config, watches != null, watcher != null && watcher.complete());
     }
 
     private long nextDelayNanos() {
@@ -234,6 +248,16 @@ public final class MetadataStore implements AutoCloseable {
 
     private void cycle(boolean first) {
         long started = System.nanoTime();
+        cycleStartedNanos = started;
+        inCycle = true;
+        try {
+            cycle(first, started);
+        } finally {
+            inCycle = false;
+        }
+    }
+
+    private void cycle(boolean first, long started) {
         boolean changed = first;
         List<CompletableFuture<MetadataSnapshot>> refreshes = requests.takeRefreshes();
         requests.takeEvents(files, started, config.modifySettle().toNanos());

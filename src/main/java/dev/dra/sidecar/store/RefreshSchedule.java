@@ -12,8 +12,8 @@ package dev.dra.sidecar.store;
  *   <li>When the walk rides the poll (file and directory watches on: both nets are there only for an event that
  *       never came), the walk is due exactly when the poll is, and the poll waits for the walk's spacing. Whatever
  *       ran out of turn, the loop at rest wakes once per interval.
- *   <li>The loop wakes at least once per {@link #MAX_SLEEP_POLLS} poll intervals, whatever is due: the refresh
- *       check's liveness counts cycles.
+ *   <li>Nothing else wakes the loop at rest: each wake costs the CPU of bringing its code and data back into the
+ *       caches (on a virtual machine that reclaims a guest's idle memory, tens of milliseconds).
  * </ul>
  */
 final class RefreshSchedule {
@@ -24,9 +24,6 @@ final class RefreshSchedule {
      */
     private static final long POLLING_COST_FACTOR = 20;
     private static final long NOTIFIED_COST_FACTOR = 1000;
-
-    /** The longest the loop sleeps, in poll intervals: more than one, so that a net spaced by its cost alone wakes it. */
-    static final int MAX_SLEEP_POLLS = 5;
 
     /** The spacing of the nets in one mode of watching. */
     record Mode(long pollIntervalNanos, long walkIntervalNanos, long costFactor, boolean walkRidesPoll) {
@@ -69,9 +66,9 @@ final class RefreshSchedule {
         }
     }
 
-    /** How long from {@code now} the loop may sleep before a net is due, or its longest sleep is reached. */
+    /** How long from {@code now} the loop may sleep before a net is due. */
     long delay(long now, Mode mode) {
         long next = mode.walkRidesPoll() ? nextPoll : Math.min(nextPoll, nextWalk);
-        return Math.max(0, Math.min(next - now, MAX_SLEEP_POLLS * mode.pollIntervalNanos()));
+        return Math.max(0, next - now);
     }
 }

@@ -60,9 +60,10 @@ public interface StoreConfig {
      * the safety net for a change no event reported (a write through a memory mapping, a lost event, a file created
      * in a directory whose watch could not be added). Such a change is served at most this long after it (plus the
      * read); a tree so large that a check or walk costs more than 0.1 % of a core is checked less often. Each check
-     * wakes the sidecar at rest: a shorter interval narrows that bound at the cost of idle CPU.
+     * wakes the sidecar at rest, and nothing else does: a shorter interval narrows that bound at the cost of idle CPU
+     * (a wake can cost tens of milliseconds of CPU where the memory of an idle guest is reclaimed by its host).
      */
-    @WithDefault("30s")
+    @WithDefault("5m")
     Duration safetyPollInterval();
 
     /**

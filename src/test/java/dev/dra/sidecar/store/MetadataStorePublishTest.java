@@ -106,7 +106,7 @@ class MetadataStorePublishTest {
 
     /**
      * The default settings but a safety poll every 100 ms: with notifications on, the store otherwise completes a
-     * cycle only every {@code safety-poll-interval} (30 s) when nothing changes, and {@link #awaitQuiescence} waits
+     * cycle only every {@code safety-poll-interval} (5 minutes) when nothing changes, and {@link #awaitQuiescence} waits
      * for a cycle without a read.
      */
     private static StoreConfig quiescible(Path root, boolean watch) {
