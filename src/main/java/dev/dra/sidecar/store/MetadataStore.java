@@ -64,7 +64,8 @@ public final class MetadataStore implements AutoCloseable {
     /** Set and cleared by the refresh thread; read by the directory watcher's thread. */
     private volatile FileWatches watches;
     private String pollingReason;
-    private Thread thread;
+    /** Set by {@link #start()}; read by {@link #busyFor()} on any thread. */
+    private volatile Thread thread;
     private long sequence;
     private final RefreshSchedule schedule = new RefreshSchedule();
 

@@ -57,11 +57,12 @@ public interface StoreConfig {
 
     /**
      * How often, while file notifications are on, every known file's fingerprint is checked and the tree walked:
-     * the safety net for a change no event reported (a write through a memory mapping, a lost event, a file created
-     * in a directory whose watch could not be added). Such a change is served at most this long after it (plus the
-     * read); a tree so large that a check or walk costs more than 0.1 % of a core is checked less often. Each check
-     * wakes the sidecar at rest, and nothing else does: a shorter interval narrows that bound at the cost of idle CPU
-     * (a wake can cost tens of milliseconds of CPU where the memory of an idle guest is reclaimed by its host).
+     * the safety net for a change no event reported (a write through a memory mapping, a lost event). Such a change
+     * is served at most this long after it (plus the read); while a directory of the tree has no watch (it could not
+     * be added), the tree is walked every {@link #rescanInterval()} instead. A tree so large that a check or walk
+     * costs more than 0.1 % of a core is checked less often. Each check wakes the sidecar at rest, and nothing else
+     * does: a shorter interval narrows that bound at the cost of idle CPU (a wake can cost tens of milliseconds of
+     * CPU where the memory of an idle guest is reclaimed by its host).
      */
     @WithDefault("5m")
     Duration safetyPollInterval();
