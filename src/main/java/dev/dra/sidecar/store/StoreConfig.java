@@ -75,9 +75,9 @@ public interface StoreConfig {
     Duration modifySettle();
 
     /**
-     * How often the whole tree is walked for new or removed files while file notifications are unavailable (while
-     * they are on, at {@link #safetyPollInterval()}). Directory events, a vanished file and a missing root trigger a
-     * walk at once.
+     * How often the whole tree is walked for new or removed files while file notifications are unavailable, or a
+     * directory's watch could not be added (otherwise at {@link #safetyPollInterval()}). Directory events, a vanished
+     * file and a missing root trigger a walk at once.
      */
     @WithDefault("2s")
     Duration rescanInterval();
