@@ -14,6 +14,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.testsupport.MetadataFiles;
+import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.attribute.FileTime;
@@ -50,7 +51,7 @@ class MetadataStorePublishTest {
 
     @ParameterizedTest(name = "watch={0}")
     @ValueSource(booleans = {true, false})
-    void touchingOrRewritingTheSameContentPublishesNothing(boolean watch) throws Exception {
+    void touchingOrRewritingTheSameContentPublishesNothing(boolean watch) throws IOException {
         Path root = temp.resolve("root");
         Path f = file(root, CLAIM, "c", "r", "d");
         create(f, metadata(1));
@@ -112,22 +113,16 @@ class MetadataStorePublishTest {
     }
 
     /**
-     * Waits until the store read no file for 300 ms (three settle windows) and then a refresh (a walk and a look at
-     * every file) read nothing either: whatever a change asked for is done, the store is idle.
+     * Waits until a refresh (a walk and a look at every file, reading each whose fingerprint changed or whose re-read
+     * is pending, such as one modified within the settle window) reads nothing: whatever a change asked for is done,
+     * the store is idle.
      */
-    private void awaitQuiescence(MetadataStore store) throws Exception {
-        long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-        while (true) {
+    private void awaitQuiescence(MetadataStore store) {
+        awaitTrue(StoreOnFiles.BOUND, "a refresh that reads no file", () -> {
             long readsBefore = reads.get();
-            Thread.sleep(300);
-            if (reads.get() == readsBefore) {
-                store.refreshNow().get(10, TimeUnit.SECONDS);
-                if (reads.get() == readsBefore) {
-                    return;
-                }
-            }
-            assertTrue(System.nanoTime() - deadline < 0, "the store kept re-reading files for 10 s");
-        }
+            store.refreshNow().join();
+            return reads.get() == readsBefore;
+        });
     }
 
     private static void assertNothingPublishedFor(MetadataStore store, long sequence) {

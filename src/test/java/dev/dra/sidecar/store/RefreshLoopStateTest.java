@@ -20,8 +20,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class RefreshLoopStateTest {
 
-    private static final Duration DEADLINE = Duration.ofSeconds(20);
-
     @TempDir
     Path temp;
 
@@ -33,8 +31,8 @@ class RefreshLoopStateTest {
         try {
             store.start();
             // The loop's first cycle puts the watches on; then, with the default settings, it waits for the safety poll.
-            awaitTrue(DEADLINE, "the loop set up its watches", () -> store.status().cycles() >= 2);
-            awaitTrue(DEADLINE, "the loop waits", () -> Duration.ZERO.equals(store.busyFor()));
+            awaitTrue(StoreOnFiles.BOUND, "the loop set up its watches", () -> store.status().cycles() >= 2);
+            awaitTrue(StoreOnFiles.BOUND, "the loop waits", () -> Duration.ZERO.equals(store.busyFor()));
             assertEquals(WatchMode.INOTIFY, store.status().watchMode());
         } finally {
             store.close();
@@ -57,9 +55,9 @@ class RefreshLoopStateTest {
         };
         try (MetadataStore store = new MetadataStore(TestStoreConfig.of(root, "watch", "false"), failing)) {
             store.start();
-            awaitTrue(DEADLINE, "the loop runs", () -> Duration.ZERO.equals(store.busyFor()));
+            awaitTrue(StoreOnFiles.BOUND, "the loop runs", () -> Duration.ZERO.equals(store.busyFor()));
             fail.set(true);
-            awaitTrue(DEADLINE, "the loop has ended", () -> store.busyFor() == null);
+            awaitTrue(StoreOnFiles.BOUND, "the loop has ended", () -> store.busyFor() == null);
         }
     }
 }
