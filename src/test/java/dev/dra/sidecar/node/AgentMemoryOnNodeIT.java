@@ -23,7 +23,7 @@ class AgentMemoryOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
+    private static final AppPods PODS = new AppPods(NODE);
     private static final int PODS_COUNT = 20;
     private static NodeAgent agent;
     private static String namespace;
@@ -61,9 +61,9 @@ class AgentMemoryOnNodeIT {
     @Test
     void theAgentsMemoryStaysInsideItsLimitWithTwentyPodsAsking() throws Exception {
         for (Pod pod : APPS) {
-            List<String> lines = Eventually.await(NodePods.POD_START, () -> PODS.log(pod, NodePods.APP),
+            List<String> lines = Eventually.await(AppPods.POD_START, () -> PODS.log(pod, AppPods.APP),
                     log -> log.stream().anyMatch(l -> l.text().equals("done")), pod.getMetadata().getName() + " done")
-                    .stream().map(NodePods.TimedLine::text).toList();
+                    .stream().map(TimedLine::text).toList();
             assertEquals(Collections.nCopies(20, "200"), lines.subList(0, lines.indexOf("done")),
                     pod.getMetadata().getName() + ": every request answered with its claim");
         }

@@ -38,7 +38,7 @@ class AgentOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    static final NodePods PODS = new NodePods(NODE);
+    static final AppPods PODS = new AppPods(NODE);
     static final Duration PROPAGATION = Duration.ofSeconds(30);
     static final String GPU = "example.com/gpu";
     private static GoOracle oracle;
@@ -129,7 +129,7 @@ class AgentOnNodeIT {
     static String[] claimAndRequest(Pod pod) {
         return switch (pod.getMetadata().getName()) {
             case "direct" -> new String[] {"gpu-claim", "gpu"};
-            case "template" -> new String[] {NodePods.generatedClaim(pod, "my-gpu"), "gpu"};
+            case "template" -> new String[] {AppPods.generatedClaim(pod, "my-gpu"), "gpu"};
             default -> {
                 var status = pod.getStatus().getExtendedResourceClaimStatus();
                 yield new String[] {status.getResourceClaimName(), status.getRequestMappings().stream()
@@ -159,7 +159,7 @@ class AgentOnNodeIT {
 
     /** The body the agent gives {@code pod}'s app container for {@code route}, asked with the pod's own token. */
     static String askFrom(Pod pod, String route) throws Exception {
-        return PODS.exec(pod, NodePods.APP, "sh", "-c", NodeAgent.ask(route));
+        return PODS.exec(pod, AppPods.APP, "sh", "-c", NodeAgent.ask(route));
     }
 
     private static String route(Pod pod) {
@@ -176,7 +176,7 @@ class AgentOnNodeIT {
         List<String> claimsSeen = new ArrayList<>();
         for (List<Pod> pods : PODS_BY_NAMESPACE.values()) {
             for (Pod pod : pods) {
-                String first = PODS.awaitLog(pod, NodePods.APP, 1).get(0).text();
+                String first = PODS.awaitLog(pod, AppPods.APP, 1).get(0).text();
                 String where = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
                 JsonNode served = asGoSeesIt(first);
                 assertEquals(goDecode(pod, false), served, where + ": the app's first line, " + route(pod));

@@ -27,7 +27,7 @@ class AgentRefusalsOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
+    private static final AppPods PODS = new AppPods(NODE);
     private static NodeAgent agent;
     private static String namespace;
     private static String hostNamespace;
@@ -66,7 +66,7 @@ class AgentRefusalsOnNodeIT {
         for (String arg : curlArgs) {
             command.append(' ').append(arg);
         }
-        String out = PODS.exec(pod, NodePods.APP, "sh", "-c", command.toString());
+        String out = PODS.exec(pod, AppPods.APP, "sh", "-c", command.toString());
         int newline = out.lastIndexOf('\n');
         String status = out.substring(newline + 1).strip();
         String body = out.substring(0, newline);
@@ -107,7 +107,7 @@ class AgentRefusalsOnNodeIT {
 
     @Test
     void aPodsOwnTokenGetsNoOtherPodsClaim() throws Exception {
-        String othersClaim = NodePods.generatedClaim(other, "my-gpu");
+        String othersClaim = AppPods.generatedClaim(other, "my-gpu");
         assertTrue(refusal(owner, withToken(NodeAgent.TOKEN), "\"$DRA_METADATA_URL/claims/gpu-claim/gpu\"")
                 .startsWith("200 "), "its own claim");
         assertEquals("404 not-own-claim", refusal(owner, withToken(NodeAgent.TOKEN),
@@ -127,7 +127,7 @@ class AgentRefusalsOnNodeIT {
         AgentOnNodeIT.extendedResourceClass(NODE);
         Pod victim = PODS.awaitAppRunning(NODE.client().resource(NodeAgent.app(NODE, namespace, "victim",
                 "{limits: {" + AgentOnNodeIT.GPU + ": \"1\"}}", "", "true")).create());
-        String token = PODS.exec(victim, NodePods.APP, "cat", NodeAgent.TOKEN).strip();
+        String token = PODS.exec(victim, AppPods.APP, "cat", NodeAgent.TOKEN).strip();
         String claim = victim.getStatus().getExtendedResourceClaimStatus().getResourceClaimName();
         NODE.client().resource(victim).withGracePeriod(0).delete();
         Eventually.await(Duration.ofSeconds(60), () -> PODS.get(victim), p -> p == null, "the victim pod gone");

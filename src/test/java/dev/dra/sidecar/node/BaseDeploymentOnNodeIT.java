@@ -29,7 +29,7 @@ class BaseDeploymentOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
+    private static final AppPods PODS = new AppPods(NODE);
     private static GoOracle oracle;
     private static String namespace;
     private static Pod pod;
@@ -38,7 +38,7 @@ class BaseDeploymentOnNodeIT {
     static void deployTheBase() throws Exception {
         oracle = GoOracle.start();
         namespace = NODE.restrictedNamespace("base", Map.of());
-        PODS.create(namespace, NODE.load(Kustomize.render(NodePods.BASE)));
+        PODS.create(namespace, NODE.load(Kustomize.render(AppPods.BASE)));
         long created = System.nanoTime();
         pod = PODS.awaitAppRunning(namespace);
         System.err.printf("[node] base Deployment: its pod's app container running %d ms after the objects were created%n",
@@ -77,8 +77,8 @@ class BaseDeploymentOnNodeIT {
 
     @Test
     void theAppsCurlLoopGetsWhatTheGoReaderDecodesFromTheDriversFiles() throws Exception {
-        List<NodePods.TimedLine> lines = PODS.awaitLog(pod, NodePods.APP, 2);
-        String template = NodePods.generatedClaim(pod, "my-gpu");
+        List<TimedLine> lines = PODS.awaitLog(pod, AppPods.APP, 2);
+        String template = AppPods.generatedClaim(pod, "my-gpu");
         assertEquals(withoutGeneration(goDecode("gpu-claim", "gpu")), asGoSeesIt(lines.get(0).text()),
                 "curl .../claims/gpu-claim/gpu in the app container");
         assertEquals(withoutGeneration(goDecode(template, "gpu")), asGoSeesIt(lines.get(1).text()),
@@ -101,14 +101,14 @@ class BaseDeploymentOnNodeIT {
             expected.append(device.get("driver").asText()).append(' ').append(device.get("name").asText()).append(' ')
                     .append(device.at("/attributes/uuid/string").asText("-")).append('\n');
         }
-        assertEquals(expected.toString(), PODS.exec(pod, NodePods.APP, "python3", "-c", python), "the README's Python");
+        assertEquals(expected.toString(), PODS.exec(pod, AppPods.APP, "python3", "-c", python), "the README's Python");
 
         assertEquals("{\"claims\":[{\"name\":\"gpu-claim\",\"requests\":[\"gpu\"]}],\"devices\":\"/devices\"}\n",
-                PODS.exec(pod, NodePods.APP, "curl", "-s", "localhost:8089/claims"),
+                PODS.exec(pod, AppPods.APP, "curl", "-s", "localhost:8089/claims"),
                 "curl -s localhost:8089/claims: the directly named claim (template claims are listed apart)");
         String driver = NODE.node().env.get("driver");
-        String template = NodePods.generatedClaim(pod, "my-gpu");
-        assertEquals(goDecode(template, "gpu"), asGoSeesIt(PODS.exec(pod, NodePods.APP, "curl", "-s",
+        String template = AppPods.generatedClaim(pod, "my-gpu");
+        assertEquals(goDecode(template, "gpu"), asGoSeesIt(PODS.exec(pod, AppPods.APP, "curl", "-s",
                 "localhost:8089/template-claims/my-gpu/gpu/drivers/" + driver)),
                 "one driver's view is its file as Go decodes it, generation included");
     }
@@ -128,9 +128,9 @@ class BaseDeploymentOnNodeIT {
                 "the attributes the upstream test driver writes");
         for (String name : names) {
             JsonNode value = device.at("/attributes/" + name);
-            assertEquals(value, GoOracle.JSON.readTree(PODS.exec(pod, NodePods.APP, "curl", "-s", route + name)),
+            assertEquals(value, GoOracle.JSON.readTree(PODS.exec(pod, AppPods.APP, "curl", "-s", route + name)),
                     "curl -s " + route + name);
-            assertEquals(value.get("string").asText(), PODS.exec(pod, NodePods.APP, "curl", "-s", "-H",
+            assertEquals(value.get("string").asText(), PODS.exec(pod, AppPods.APP, "curl", "-s", "-H",
                     "Accept: text/plain", route + name).strip(), "curl -s -H 'Accept: text/plain' " + route + name);
         }
     }
@@ -138,12 +138,12 @@ class BaseDeploymentOnNodeIT {
     @Test
     void theAppContainerIsCreatedOnlyAfterTheSidecarStarted() throws Exception {
         Pod now = PODS.get(pod);
-        Instant sidecarStarted = PODS.log(now, NodePods.SIDECAR).stream()
+        Instant sidecarStarted = PODS.log(now, AppPods.SIDECAR).stream()
                 .filter(line -> line.text().contains("started in")).findFirst().orElseThrow().time();
-        Instant appCreated = PODS.createdInContainerd(NodePods.status(now, NodePods.APP));
+        Instant appCreated = PODS.createdInContainerd(AppPods.status(now, AppPods.APP));
         assertTrue(appCreated.isAfter(sidecarStarted), "containerd created the app container at " + appCreated
                 + ", after the sidecar logged that it started at " + sidecarStarted);
-        assertEquals(Boolean.TRUE, NodePods.status(now, NodePods.SIDECAR).getStarted(), "kubelet: sidecar started");
+        assertEquals(Boolean.TRUE, AppPods.status(now, AppPods.SIDECAR).getStarted(), "kubelet: sidecar started");
         System.err.printf("[node] app container created %d ms after the sidecar's \"started in\" line%n",
                 java.time.Duration.between(sidecarStarted, appCreated).toMillis());
     }

@@ -22,7 +22,7 @@ class ContainerdRestartOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
+    private static final AppPods PODS = new AppPods(NODE);
     private static final Duration DOWN = Duration.ofSeconds(3);
 
     @Test
@@ -30,7 +30,7 @@ class ContainerdRestartOnNodeIT {
         try (LoopingApp app = LoopingApp.start(NODE, "containerd-restart")) {
             Pod running = app.now();
             String before = LoopingApp.containers(running);
-            List<Long> pids = List.of(pid(running, NodePods.SIDECAR), pid(running, NodePods.APP));
+            List<Long> pids = List.of(pid(running, AppPods.SIDECAR), pid(running, AppPods.APP));
             long fault = LoopingApp.wallNanos();
             NODE.node().component("stop", "containerd");
             try {
@@ -45,7 +45,7 @@ class ContainerdRestartOnNodeIT {
             long back = LoopingApp.wallNanos();
             List<Long> again = Eventually.await(Duration.ofSeconds(60), () -> {
                 try {
-                    return List.of(pid(running, NodePods.SIDECAR), pid(running, NodePods.APP));
+                    return List.of(pid(running, AppPods.SIDECAR), pid(running, AppPods.APP));
                 } catch (Exception e) {
                     return List.<Long>of();   // containerd not answering yet, or its tasks not loaded yet
                 }
@@ -74,6 +74,6 @@ class ContainerdRestartOnNodeIT {
     }
 
     private static long pid(Pod pod, String container) throws Exception {
-        return PODS.hostPid(NodePods.status(pod, container).getContainerID().replaceFirst("^containerd://", ""));
+        return PODS.hostPid(AppPods.status(pod, container).getContainerID().replaceFirst("^containerd://", ""));
     }
 }

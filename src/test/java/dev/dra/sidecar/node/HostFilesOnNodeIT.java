@@ -29,7 +29,7 @@ class HostFilesOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
+    private static final AppPods PODS = new AppPods(NODE);
     private static final Duration PROPAGATION = Duration.ofSeconds(30);
     private static GoOracle oracle;
     private static Pod pod;
@@ -59,7 +59,7 @@ class HostFilesOnNodeIT {
     }
 
     private static String driverView() throws Exception {
-        return PODS.exec(pod, NodePods.APP, "curl", "-s",
+        return PODS.exec(pod, AppPods.APP, "curl", "-s",
                 "localhost:8089/claims/gpu-claim/gpu/drivers/" + NODE.node().env.get("driver"));
     }
 
@@ -84,7 +84,7 @@ class HostFilesOnNodeIT {
         Files.move(next, hostFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         String headers = Eventually.await(PROPAGATION, () -> {
             try {
-                return PODS.exec(pod, NodePods.APP, "curl", "-s", "-o", "/dev/null", "-D", "-",
+                return PODS.exec(pod, AppPods.APP, "curl", "-s", "-o", "/dev/null", "-D", "-",
                         "localhost:8089/claims/gpu-claim/gpu");
             } catch (Exception e) {
                 throw new IllegalStateException(e);
@@ -97,7 +97,7 @@ class HostFilesOnNodeIT {
 
     @Test
     void theSidecarsMemoryCgroupStaysInsideTheManifestsLimitUnderTheReadmesExamples() throws Exception {
-        String id = NodePods.status(PODS.get(pod), NodePods.SIDECAR).getContainerID().replaceFirst("^containerd://", "");
+        String id = AppPods.status(PODS.get(pod), AppPods.SIDECAR).getContainerID().replaceFirst("^containerd://", "");
         String memory = Files.readAllLines(Path.of("/proc", Long.toString(PODS.hostPid(id)), "cgroup")).stream()
                 .filter(line -> line.split(":")[1].equals("memory")).findFirst().orElseThrow().split(":", 3)[2];
         Path cgroup = Path.of("/sys/fs/cgroup/memory" + memory);
@@ -105,7 +105,7 @@ class HostFilesOnNodeIT {
         assertEquals(160L * 1024 * 1024, limit, "the manifest's limit, as kubelet set it on the sidecar's cgroup");
         for (int round = 0; round < 20; round++) {
             for (String path : new String[] {"/claims", "/claims/gpu-claim/gpu", "/template-claims/my-gpu/gpu"}) {
-                PODS.exec(pod, NodePods.APP, "curl", "-s", "-o", "/dev/null", "localhost:8089" + path);
+                PODS.exec(pod, AppPods.APP, "curl", "-s", "-o", "/dev/null", "localhost:8089" + path);
             }
         }
         long peak = Long.parseLong(Files.readString(cgroup.resolve("memory.max_usage_in_bytes")).strip());

@@ -26,7 +26,7 @@ class InjectedPodOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
+    private static final AppPods PODS = new AppPods(NODE);
     private static GoOracle oracle;
 
     @BeforeAll
@@ -103,19 +103,19 @@ class InjectedPodOnNodeIT {
 
     @Test
     void anOptedInPodGetsTheSidecarAndItsAppReadsEveryRequestAsGoDecodesIt() throws Exception {
-        String namespace = NODE.restrictedNamespace("injected", Map.of(NodePods.OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("injected", Map.of(AppPods.OPT_IN, "true"));
         claims(namespace);
         Pod pod = app(namespace, "injected", "for p in claims/pair/a claims/pair/b template-claims/own/gpu; do "
                 + "curl -fsS localhost:8089/$p; echo; done");
         PODS.useNodeImages(pod.getSpec());
         Pod created = NODE.client().resource(pod).create();
-        assertEquals(NodePods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
+        assertEquals(AppPods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
         Pod running = PODS.awaitAppRunning(created);
 
-        List<NodePods.TimedLine> lines = PODS.awaitLog(running, NodePods.APP, 3);
+        List<TimedLine> lines = PODS.awaitLog(running, AppPods.APP, 3);
         assertEquals(goDecodeWithoutGeneration(namespace, "pair", "a"), asGoSeesIt(lines.get(0).text()), "claims/pair/a");
         assertEquals(goDecodeWithoutGeneration(namespace, "pair", "b"), asGoSeesIt(lines.get(1).text()), "claims/pair/b");
-        assertEquals(goDecodeWithoutGeneration(namespace, NodePods.generatedClaim(running, "own"), "gpu"),
+        assertEquals(goDecodeWithoutGeneration(namespace, AppPods.generatedClaim(running, "own"), "gpu"),
                 asGoSeesIt(lines.get(2).text()), "template-claims/own/gpu (podClaimName own)");
     }
 
@@ -125,7 +125,7 @@ class InjectedPodOnNodeIT {
         claims(namespace);
         Pod base = PODS.basePod(namespace, "unused");
         Pod pod = new PodBuilder(app(namespace, "narrowed", "curl -fsS localhost:8089/claims; echo")).editSpec()
-                .withInitContainers(NodePods.container(base, NodePods.SIDECAR)).withVolumes(base.getSpec().getVolumes())
+                .withInitContainers(AppPods.container(base, AppPods.SIDECAR)).withVolumes(base.getSpec().getVolumes())
                 .endSpec().build();
         var sidecar = pod.getSpec().getInitContainers().get(0);
         sidecar.getResources().setClaims(List.of(new io.fabric8.kubernetes.api.model.ResourceClaimBuilder()
@@ -135,9 +135,9 @@ class InjectedPodOnNodeIT {
         PODS.useNodeImages(pod.getSpec());
         Pod running = PODS.awaitAppRunning(NODE.client().resource(pod).create());
 
-        assertEquals("{\"claims\":[{\"name\":\"pair\",\"requests\":[\"a\"]}],\"devices\":\"/devices\"}", PODS.awaitLog(running, NodePods.APP, 1).get(0).text(),
+        assertEquals("{\"claims\":[{\"name\":\"pair\",\"requests\":[\"a\"]}],\"devices\":\"/devices\"}", PODS.awaitLog(running, AppPods.APP, 1).get(0).text(),
                 "the sidecar lists the one request its container lists");
-        assertEquals("404", PODS.exec(running, NodePods.APP, "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
+        assertEquals("404", PODS.exec(running, AppPods.APP, "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
                 "localhost:8089/claims/pair/b"), "the other request is not there for it");
     }
 }

@@ -46,7 +46,7 @@ final class LoopingApp implements AutoCloseable {
         this.started = started;
         this.answers = Path.of("/var/lib/kubelet/pods", started.getMetadata().getUid(),
                 "volumes/kubernetes.io~empty-dir/answers/answers");
-        this.hostFile = new NodePods(node).hostFile(namespace, "gpu-claim", "gpu");
+        this.hostFile = new AppPods(node).hostFile(namespace, "gpu-claim", "gpu");
         this.watch = node.client().pods().inNamespace(namespace).withName(started.getMetadata().getName())
                 .watch(new Watcher<Pod>() {
                     @Override
@@ -66,9 +66,9 @@ final class LoopingApp implements AutoCloseable {
      * once the sidecar is ready and the app has its first {@code 200}.
      */
     static LoopingApp start(KubeNodeExtension node, String prefix) throws Exception {
-        NodePods pods = new NodePods(node);
+        AppPods pods = new AppPods(node);
         pods.applyInjection();
-        String namespace = node.restrictedNamespace(prefix, Map.of(NodePods.OPT_IN, "true"));
+        String namespace = node.restrictedNamespace(prefix, Map.of(AppPods.OPT_IN, "true"));
         node.load("""
                 apiVersion: resource.k8s.io/v1
                 kind: ResourceClaim
@@ -106,10 +106,10 @@ final class LoopingApp implements AutoCloseable {
         Eventually.await(Duration.ofSeconds(60), () -> node.client().resource(pod).dryRun().create(),
                 p -> !p.getSpec().getInitContainers().isEmpty(), "the injection policy in effect");
         Pod created = node.client().resource(pod).create();
-        Pod running = Eventually.await(NodePods.POD_START, () -> pods.get(created),
-                p -> NodePods.running(p, NodePods.APP) && ready(p), "pod " + namespace + "/app Ready");
+        Pod running = Eventually.await(AppPods.POD_START, () -> pods.get(created),
+                p -> AppPods.running(p, AppPods.APP) && ready(p), "pod " + namespace + "/app Ready");
         LoopingApp app = new LoopingApp(node, namespace, running);
-        Eventually.await(NodePods.POD_START, app::answers, a -> a.stream().anyMatch(Answer::ok),
+        Eventually.await(AppPods.POD_START, app::answers, a -> a.stream().anyMatch(Answer::ok),
                 "the app's first 200");
         return app;
     }
@@ -208,7 +208,7 @@ final class LoopingApp implements AutoCloseable {
 
     /** The pod as the API server has it now. */
     Pod now() {
-        return new NodePods(node).get(started);
+        return new AppPods(node).get(started);
     }
 
     /**
@@ -228,7 +228,7 @@ final class LoopingApp implements AutoCloseable {
         }
         String pod = "pod=\"" + started.getMetadata().getName() + "\"";
         return metrics.lines().filter(l -> l.startsWith("prober_probe_total{") && l.contains("container=\""
-                + NodePods.SIDECAR + "\"") && l.contains("namespace=\"" + namespace + "\"") && l.contains(pod)
+                + AppPods.SIDECAR + "\"") && l.contains("namespace=\"" + namespace + "\"") && l.contains(pod)
                 && l.contains("probe_type=\"" + probeType + "\"") && l.contains("result=\"successful\""))
                 .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
     }
@@ -241,8 +241,8 @@ final class LoopingApp implements AutoCloseable {
     /** The container IDs and restart counts of the app and the sidecar: what stays equal when nothing restarts. */
     static String containers(Pod pod) {
         StringBuilder out = new StringBuilder();
-        for (String name : List.of(NodePods.SIDECAR, NodePods.APP)) {
-            ContainerStatus status = NodePods.status(pod, name);
+        for (String name : List.of(AppPods.SIDECAR, AppPods.APP)) {
+            ContainerStatus status = AppPods.status(pod, name);
             out.append(name).append('=').append(status == null ? "none" : status.getContainerID() + "/restarts "
                     + status.getRestartCount() + "/ready " + status.getReady()).append(' ');
         }

@@ -28,7 +28,7 @@ class NodeLeftoversOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
+    private static final AppPods PODS = new AppPods(NODE);
     private static final Path TEARDOWN = KubeNode.SCRIPTS.resolve("teardown.sh");
     /** A chain named like the CNI plugins' (the node itself adds no iptables rule). */
     private static final String PLANTED_CHAIN = "CNI-LEFTOVER-CHECK";
@@ -38,7 +38,7 @@ class NodeLeftoversOnNodeIT {
     void theCheckNamesWhatARunningNodeHas(@TempDir Path work) throws Exception {
         String namespace = NODE.restrictedNamespace("leftovers", Map.of());
         Pod pod = PODS.awaitAppRunning(create(PODS.basePod(namespace, "leftovers")));
-        long sidecarPid = PODS.hostPid(NodePods.status(pod, NodePods.SIDECAR).getContainerID()
+        long sidecarPid = PODS.hostPid(AppPods.status(pod, AppPods.SIDECAR).getContainerID()
                 .replaceFirst("^containerd://", ""));
         // A start's record of the host, then what the comparisons with it must find: a rule added since, a value
         // that differs (in the record: the host's own sysctls are not touched).
@@ -103,7 +103,7 @@ class NodeLeftoversOnNodeIT {
     private static Pod create(Pod pod) {
         pod.getSpec().getVolumes().add(new VolumeBuilder().withName("scratch").withNewEmptyDir().withMedium("Memory")
                 .withSizeLimit(new Quantity("1Mi")).endEmptyDir().build());
-        NodePods.container(pod, NodePods.APP).getVolumeMounts().add(new VolumeMountBuilder().withName("scratch")
+        AppPods.container(pod, AppPods.APP).getVolumeMounts().add(new VolumeMountBuilder().withName("scratch")
                 .withMountPath("/scratch").build());
         NODE.client().resource(pod).create();
         return pod;

@@ -40,7 +40,7 @@ class PlainCallsOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
+    private static final AppPods PODS = new AppPods(NODE);
     private static final Pattern SH_EXAMPLE = Pattern.compile("```sh example\\n(.*?)```", Pattern.DOTALL);
     private static final String GPU = "localhost:8089/claims/gpu-claim/gpu";
     private static final String NIC = "localhost:8089/claims/net-claim/nic";
@@ -68,7 +68,7 @@ class PlainCallsOnNodeIT {
     static void startThePodAndRewriteTheDriversFiles() throws Exception {
         oracle = GoOracle.start();
         PODS.applyInjection();
-        namespace = NODE.restrictedNamespace("plain-calls", Map.of(NodePods.OPT_IN, "true"));
+        namespace = NODE.restrictedNamespace("plain-calls", Map.of(AppPods.OPT_IN, "true"));
         NODE.load("""
                 apiVersion: resource.k8s.io/v1
                 kind: ResourceClaim
@@ -107,9 +107,9 @@ class PlainCallsOnNodeIT {
         app.getMetadata().setNamespace(namespace);
         PODS.useNodeImages(app.getSpec());
         Pod created = PODS.createInjected(app);
-        assertEquals(NodePods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
+        assertEquals(AppPods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
         pod = PODS.awaitAppRunning(created);
-        waiting = List.of(PODS.awaitLog(pod, NodePods.APP, 1).get(0).text().split(" "));
+        waiting = List.of(PODS.awaitLog(pod, AppPods.APP, 1).get(0).text().split(" "));
         assertEquals("waiting", waiting.get(0), "the app took both ETags: " + waiting);
 
         rewriteInPlace(PODS.hostFile(namespace, "gpu-claim", "gpu"), devices -> {
@@ -122,7 +122,7 @@ class PlainCallsOnNodeIT {
         });
         rewriteInPlace(PODS.hostFile(namespace, "net-claim", "nic"),
                 devices -> devices.forEach(d -> ((ObjectNode) d).putObject("networkData").put("interfaceName", "net1")));
-        changed = PODS.awaitLog(pod, NodePods.APP, 3).stream().skip(1).map(NodePods.TimedLine::text).toList();
+        changed = PODS.awaitLog(pod, AppPods.APP, 3).stream().skip(1).map(TimedLine::text).toList();
     }
 
     @AfterAll
@@ -211,17 +211,17 @@ class PlainCallsOnNodeIT {
         assertEquals("CUDA_VISIBLE_DEVICES=" + String.join(",", uuids) + "\n"
                 + values(gpus, "/attributes/resource.kubernetes.io~1pciBusID/string").stream()
                         .map(id -> id + "\n").collect(Collectors.joining()),
-                PODS.exec(pod, NodePods.APP, "sh", "-eu", "-c", recipes.get(0)),
+                PODS.exec(pod, AppPods.APP, "sh", "-eu", "-c", recipes.get(0)),
                 "CUDA_VISIBLE_DEVICES and the PCI bus IDs, in the order of the driver's file");
 
-        JsonNode served = GoOracle.JSON.readTree(PODS.exec(pod, NodePods.APP, "curl", "-fsS", GPU))
+        JsonNode served = GoOracle.JSON.readTree(PODS.exec(pod, AppPods.APP, "curl", "-fsS", GPU))
                 .at("/requests/0/devices/0/attributes");
         assertEquals(gpus.get(0).get("attributes"), served, "the JSON route's first device, as Go decodes it");
         assertEquals("NCCL_SOCKET_IFNAME=" + String.join(",", values(goDevices("net-claim", "nic"),
                 "/networkData/interfaceName")) + "\n"
                 + "gpu-0: " + served.at("/model/string").asText() + " at "
                 + served.at("/resource.kubernetes.io~1pciBusID/string").asText() + "\n",
-                PODS.exec(pod, NodePods.APP, "sh", "-eu", "-c", recipes.get(1)),
+                PODS.exec(pod, AppPods.APP, "sh", "-eu", "-c", recipes.get(1)),
                 "NCCL_SOCKET_IFNAME from networkData, and two values of the env route as the JSON route has them");
     }
 }

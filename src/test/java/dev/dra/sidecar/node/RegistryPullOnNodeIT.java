@@ -44,7 +44,7 @@ class RegistryPullOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
+    private static final AppPods PODS = new AppPods(NODE);
     private static final String SECRET = "registry-credentials";
     private static final Path STATE = Path.of("target/registry-pull");
     private static TestRegistry registry;
@@ -71,7 +71,7 @@ class RegistryPullOnNodeIT {
         release = Release.run("the registry pull test", registry, STATE.resolve("release"), false);
         // Earlier node tests applied deploy/kubernetes/injection, whose objects have the chart's names; Helm installs
         // only objects it owns, so those go first (all but the namespace, which Helm takes as it is).
-        for (HasMetadata object : NODE.load(Kustomize.render(NodePods.INJECTION))) {
+        for (HasMetadata object : NODE.load(Kustomize.render(AppPods.INJECTION))) {
             if (!(object instanceof Namespace)) {
                 NODE.client().resource(object).delete();
             }
@@ -86,7 +86,7 @@ class RegistryPullOnNodeIT {
     @AfterAll
     static void stop() throws Exception {
         // The node tests after this one inject the image imported into the node, as deploy/kubernetes/injection names it.
-        new NodePods(NODE).applyInjection();
+        new AppPods(NODE).applyInjection();
         if (oracle != null) {
             oracle.close();
         }
@@ -130,7 +130,7 @@ class RegistryPullOnNodeIT {
 
     @Test
     void theInjectedSidecarIsPulledByDigestWithTheAppPodsSecretAndServesItsClaims() throws Exception {
-        String namespace = NODE.restrictedNamespace("pulled", Map.of(NodePods.OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("pulled", Map.of(AppPods.OPT_IN, "true"));
         NODE.client().resource(new SecretBuilder().withNewMetadata().withName(SECRET).endMetadata()
                 .withType("kubernetes.io/dockerconfigjson")
                 .withData(Map.of(".dockerconfigjson", Base64.getEncoder().encodeToString(
@@ -140,18 +140,18 @@ class RegistryPullOnNodeIT {
                 "the released image is not in the node before the pod asks for it");
 
         Pod created = app(namespace, "pulled", true);
-        assertEquals(release.image(), NodePods.container(created, NodePods.SIDECAR).getImage(),
+        assertEquals(release.image(), AppPods.container(created, AppPods.SIDECAR).getImage(),
                 "the chart installed with no values injects the released image, pinned by digest");
         Pod running = PODS.awaitAppRunning(created);
 
-        ContainerStatus sidecar = NodePods.status(running, NodePods.SIDECAR);
+        ContainerStatus sidecar = AppPods.status(running, AppPods.SIDECAR);
         assertTrue(sidecar.getImageID().endsWith("@" + release.digest()), "containerd ran the digest: " + sidecar.getImageID());
         assertTrue(NodeImages.ctr(NODE.node(), "images", "ls", "-q").contains(release.image()),
                 "containerd pulled the image under its digest reference");
         Event pulled = awaitEvent(namespace, "pulled", "Pulled", "Successfully pulled image");
         assertTrue(pulled.getMessage().contains(release.image()), pulled.getMessage());
 
-        String served = PODS.awaitLog(running, NodePods.APP, 1).get(0).text();
+        String served = PODS.awaitLog(running, AppPods.APP, 1).get(0).text();
         JsonNode answer = oracle.decode(Files.readAllBytes(PODS.hostFile(namespace, "gpu-claim", "gpu")));
         assertTrue(answer.get("ok").asBoolean(), answer.toString());
         ObjectNode expected = (ObjectNode) answer.get("object");
@@ -163,7 +163,7 @@ class RegistryPullOnNodeIT {
 
     @Test
     void aPodWithoutTheSecretCannotPullTheSidecarAndSaysSo() throws Exception {
-        String namespace = NODE.restrictedNamespace("unauthorized", Map.of(NodePods.OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("unauthorized", Map.of(AppPods.OPT_IN, "true"));
         app(namespace, "unauthorized", false);
         Event failed = awaitEvent(namespace, "unauthorized", "Failed", "Failed to pull image");
         System.err.println("the event of a pull without the secret: " + failed.getReason() + ": " + failed.getMessage());
@@ -173,11 +173,11 @@ class RegistryPullOnNodeIT {
         Pod waiting = Eventually.await(Duration.ofSeconds(60),
                 () -> NODE.client().pods().inNamespace(namespace).withName("unauthorized").get(),
                 p -> {
-                    ContainerStatus s = NodePods.status(p, NodePods.SIDECAR);
+                    ContainerStatus s = AppPods.status(p, AppPods.SIDECAR);
                     return s != null && s.getState().getWaiting() != null
                             && List.of("ErrImagePull", "ImagePullBackOff").contains(s.getState().getWaiting().getReason());
                 }, "the sidecar waiting in ErrImagePull or ImagePullBackOff");
-        assertFalse(NodePods.running(waiting, NodePods.APP), "the app does not start without its sidecar");
+        assertFalse(AppPods.running(waiting, AppPods.APP), "the app does not start without its sidecar");
     }
 
     /** The first event of {@code pod} with {@code reason} whose message starts with {@code message}, once there. */

@@ -19,7 +19,6 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -27,10 +26,13 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.opentest4j.AssertionFailedError;
 
-/** Shipped manifests on the real node, and what a pod's containers show: logs, exec, status, the driver's files. */
-final class NodePods {
+/**
+ * The tests' app pods on the real node: made from the shipped manifests with the images imported into the node,
+ * waited for, and what the node shows of them: their containers' status, logs and exec, their host PIDs, and the
+ * files the driver wrote for their claims.
+ */
+final class AppPods {
 
     static final String SIDECAR = "dra-metadata-sidecar";
     static final String APP = "app";
@@ -42,7 +44,7 @@ final class NodePods {
 
     private final KubeNodeExtension node;
 
-    NodePods(KubeNodeExtension node) {
+    AppPods(KubeNodeExtension node) {
         this.node = node;
     }
 
@@ -176,30 +178,6 @@ final class NodePods {
     private ContainerResource logs(Pod pod, String container) {
         return node.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
                 .inContainer(container);
-    }
-
-    /** A log line and the time the runtime took it. */
-    record TimedLine(Instant time, String text) {
-
-        /**
-         * The lines that are not blank of a log read with timestamps; fails naming kubelet's answer when it is not
-         * such a log (kubelet answers "unable to retrieve container logs ..." once the container is gone).
-         */
-        static List<TimedLine> parse(String text) {
-            List<TimedLine> lines = new ArrayList<>();
-            for (String line : text.split("\n")) {
-                int space = line.indexOf(' ');
-                if (line.isBlank() || space > 0 && line.substring(space + 1).isBlank()) {
-                    continue;
-                }
-                try {
-                    lines.add(new TimedLine(Instant.parse(line.substring(0, Math.max(space, 0))), line.substring(space + 1)));
-                } catch (DateTimeException e) {
-                    throw new AssertionFailedError("kubelet did not answer with the container's log: " + text);
-                }
-            }
-            return lines;
-        }
     }
 
     /** The container's first {@code count} log lines that are not blank, once it has written them. */
