@@ -33,7 +33,7 @@ class AgentMemoryOnNodeIT {
     static void twentyPods() throws Exception {
         agent = NodeAgent.deploy(NODE);
         namespace = NODE.restrictedNamespace("agent-memory", NodeAgent.optIn());
-        AgentOnNodeIT.claims(NODE, namespace);
+        NODE.create(namespace, ClaimManifests.GPU_CLAIM_AND_TEMPLATE);
         // Each answer's status, one a line (000: not answered within 30 s): memory measured under refusals would say
         // nothing of the agent serving.
         String script = "for i in $(seq 20); do curl -s -m 30 -o /dev/null -w '%{http_code}\\n' -H \"Authorization: Bearer "

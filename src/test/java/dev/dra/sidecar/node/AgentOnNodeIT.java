@@ -38,9 +38,9 @@ class AgentOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    static final AppPods PODS = new AppPods(NODE);
-    static final Duration PROPAGATION = Duration.ofSeconds(30);
-    static final String GPU = "example.com/gpu";
+    private static final AppPods PODS = new AppPods(NODE);
+    private static final Duration PROPAGATION = Duration.ofSeconds(30);
+    private static final String GPU = ClaimManifests.EXTENDED_RESOURCE;
     private static GoOracle oracle;
     private static NodeAgent agent;
     /** Per namespace: the direct, template and extended pods once their app runs. */
@@ -50,11 +50,11 @@ class AgentOnNodeIT {
     static void deployNodeModeAndThePods() throws Exception {
         oracle = GoOracle.start();
         agent = NodeAgent.deploy(NODE);
-        extendedResourceClass(NODE);
+        NODE.apply(ClaimManifests.EXTENDED_CLASS);
         List<Pod> submitted = new ArrayList<>();
         for (String prefix : List.of("agent-a", "agent-b")) {
             String namespace = NODE.restrictedNamespace(prefix, NodeAgent.optIn());
-            claims(NODE, namespace);
+            NODE.create(namespace, ClaimManifests.GPU_CLAIM_AND_TEMPLATE);
             List<Pod> pods = List.of(
                     NodeAgent.app(NODE, namespace, "direct", "{claims: [{name: gpu}]}",
                             "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", NodeAgent.ask("/claims/gpu-claim/gpu")),
@@ -84,49 +84,11 @@ class AgentOnNodeIT {
         if (agent != null) {
             agent.remove();
         }
-        NODE.client().resource(NODE.load(EXTENDED_CLASS).get(0)).delete();
-    }
-
-    /** Selects the test driver's devices for pods that ask for {@value #GPU} without a claim. */
-    static final String EXTENDED_CLASS = """
-            apiVersion: resource.k8s.io/v1
-            kind: DeviceClass
-            metadata: {name: extended-gpu.example.com}
-            spec:
-              extendedResourceName: example.com/gpu
-              selectors:
-                - cel: {expression: 'device.driver == "test-driver.cdi.k8s.io"'}
-            """;
-
-    static void extendedResourceClass(KubeNodeExtension node) {
-        node.client().resource(node.load(EXTENDED_CLASS).get(0)).createOr(
-                io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
-    }
-
-    /** The namespace's ResourceClaim gpu-claim (the same name in both namespaces) and ResourceClaimTemplate. */
-    static void claims(KubeNodeExtension node, String namespace) {
-        node.load("""
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: gpu-claim}
-                spec:
-                  devices:
-                    requests:
-                      - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
-                ---
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaimTemplate
-                metadata: {name: gpu-template}
-                spec:
-                  spec:
-                    devices:
-                      requests:
-                        - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
-                """).forEach(o -> node.client().resource(o).inNamespace(namespace).create());
+        NODE.delete(ClaimManifests.EXTENDED_CLASS);
     }
 
     /** The pod's claim and request whose file the app reads: by its spec, or mapped in its status. */
-    static String[] claimAndRequest(Pod pod) {
+    private static String[] claimAndRequest(Pod pod) {
         return switch (pod.getMetadata().getName()) {
             case "direct" -> new String[] {"gpu-claim", "gpu"};
             case "template" -> new String[] {AppPods.generatedClaim(pod, "my-gpu"), "gpu"};
@@ -158,7 +120,7 @@ class AgentOnNodeIT {
     }
 
     /** The body the agent gives {@code pod}'s app container for {@code route}, asked with the pod's own token. */
-    static String askFrom(Pod pod, String route) throws Exception {
+    private static String askFrom(Pod pod, String route) throws Exception {
         return PODS.exec(pod, AppPods.APP, "sh", "-c", NodeAgent.ask(route));
     }
 

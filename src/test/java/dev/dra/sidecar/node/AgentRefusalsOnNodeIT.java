@@ -38,7 +38,7 @@ class AgentRefusalsOnNodeIT {
     static void deployTheAgentAndTwoPods() throws Exception {
         agent = NodeAgent.deploy(NODE);
         namespace = NODE.restrictedNamespace("agent-hostile", NodeAgent.optIn());
-        AgentOnNodeIT.claims(NODE, namespace);
+        NODE.create(namespace, ClaimManifests.GPU_CLAIM_AND_TEMPLATE);
         Pod submittedOwner = NODE.client().resource(NodeAgent.app(NODE, namespace, "owner", "{claims: [{name: gpu}]}",
                 "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", "true")).create();
         Pod submittedOther = NODE.client().resource(NodeAgent.app(NODE, namespace, "other", "{claims: [{name: my-gpu}]}",
@@ -57,7 +57,7 @@ class AgentRefusalsOnNodeIT {
         if (agent != null) {
             agent.remove();
         }
-        NODE.client().resource(NODE.load(AgentOnNodeIT.EXTENDED_CLASS).get(0)).delete();
+        NODE.delete(ClaimManifests.EXTENDED_CLASS);
     }
 
     /** Status line and problem code of the agent's answer to {@code curl} run in {@code pod}'s app with {@code args}. */
@@ -124,9 +124,9 @@ class AgentRefusalsOnNodeIT {
      */
     @Test
     void aCopiedTokenOfADeletedPodIsRefused() throws Exception {
-        AgentOnNodeIT.extendedResourceClass(NODE);
+        NODE.apply(ClaimManifests.EXTENDED_CLASS);
         Pod victim = PODS.awaitAppRunning(NODE.client().resource(NodeAgent.app(NODE, namespace, "victim",
-                "{limits: {" + AgentOnNodeIT.GPU + ": \"1\"}}", "", "true")).create());
+                "{limits: {" + ClaimManifests.EXTENDED_RESOURCE + ": \"1\"}}", "", "true")).create());
         String token = PODS.exec(victim, AppPods.APP, "cat", NodeAgent.TOKEN).strip();
         String claim = victim.getStatus().getExtendedResourceClaimStatus().getResourceClaimName();
         NODE.client().resource(victim).withGracePeriod(0).delete();

@@ -42,26 +42,10 @@ class InjectedPodOnNodeIT {
         }
     }
 
+    /** The claim {@code pair} of two requests, {@code a} and {@code b}, and the template {@code single}. */
     private static void claims(String namespace) {
-        NODE.load("""
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: pair}
-                spec:
-                  devices:
-                    requests:
-                      - {name: a, exactly: {deviceClassName: gpu.example.com}}
-                      - {name: b, exactly: {deviceClassName: gpu.example.com}}
-                ---
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaimTemplate
-                metadata: {name: single}
-                spec:
-                  spec:
-                    devices:
-                      requests:
-                        - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
-                """).forEach(o -> NODE.client().resource(o).inNamespace(namespace).create());
+        NODE.create(namespace, ClaimManifests.all(ClaimManifests.claim("pair", "a", "b"),
+                ClaimManifests.template("single", "gpu")));
     }
 
     private static Pod app(String namespace, String name, String script) {

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -162,5 +163,20 @@ final class KubeNodeExtension implements BeforeAllCallback, TestWatcher {
     /** The objects of a YAML text, as the client types them. */
     List<HasMetadata> load(String yaml) {
         return client().load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items();
+    }
+
+    /** Creates every object of {@code yaml} in {@code namespace}, in their order; fails if one is there already. */
+    void create(String namespace, String yaml) {
+        load(yaml).forEach(object -> client().resource(object).inNamespace(namespace).create());
+    }
+
+    /** Creates every object of {@code yaml} (cluster-scoped ones), or updates it where it is there already. */
+    void apply(String yaml) {
+        load(yaml).forEach(object -> client().resource(object).createOr(NonDeletingOperation::update));
+    }
+
+    /** Deletes every object of {@code yaml} (cluster-scoped ones) that is there. */
+    void delete(String yaml) {
+        load(yaml).forEach(object -> client().resource(object).delete());
     }
 }

@@ -69,15 +69,7 @@ final class LoopingApp implements AutoCloseable {
         AppPods pods = new AppPods(node);
         pods.applyInjection();
         String namespace = node.restrictedNamespace(prefix, Map.of(AppPods.OPT_IN, "true"));
-        node.load("""
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: gpu-claim}
-                spec:
-                  devices:
-                    requests:
-                      - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
-                """).forEach(o -> node.client().resource(o).inNamespace(namespace).create());
+        node.create(namespace, ClaimManifests.GPU_CLAIM);
         String path = "/claims/gpu-claim/gpu/drivers/" + node.node().env.get("driver");
         List<String> command = List.of("/usr/bin/python3", "-c", Files.readString(SCRIPT), path, "/answers/answers",
                 Integer.toString(GETS_PER_SECOND), "0");

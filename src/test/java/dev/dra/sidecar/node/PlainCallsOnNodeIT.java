@@ -69,23 +69,8 @@ class PlainCallsOnNodeIT {
         oracle = GoOracle.start();
         PODS.applyInjection();
         namespace = NODE.restrictedNamespace("plain-calls", Map.of(AppPods.OPT_IN, "true"));
-        NODE.load("""
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: gpu-claim}
-                spec:
-                  devices:
-                    requests:
-                      - {name: gpu, exactly: {deviceClassName: gpu.example.com, allocationMode: ExactCount, count: 2}}
-                ---
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: net-claim}
-                spec:
-                  devices:
-                    requests:
-                      - {name: nic, exactly: {deviceClassName: gpu.example.com}}
-                """).forEach(o -> NODE.client().resource(o).inNamespace(namespace).create());
+        NODE.create(namespace, ClaimManifests.all(ClaimManifests.claim("gpu-claim", "gpu", 2),
+                ClaimManifests.claim("net-claim", "nic")));
         Pod app = NODE.load("""
                 apiVersion: v1
                 kind: Pod

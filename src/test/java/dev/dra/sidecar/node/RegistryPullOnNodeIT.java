@@ -96,15 +96,7 @@ class RegistryPullOnNodeIT {
     }
 
     private Pod app(String namespace, String name, boolean withSecret) {
-        NODE.client().resource(NODE.load("""
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: gpu-claim}
-                spec:
-                  devices:
-                    requests:
-                      - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
-                """).get(0)).inNamespace(namespace).create();
+        NODE.create(namespace, ClaimManifests.GPU_CLAIM);
         Pod pod = NODE.load("""
                 apiVersion: v1
                 kind: Pod
