@@ -63,7 +63,7 @@ class ContainerdRestartOnNodeIT {
             LoopingApp.Seen seen = app.seenSince(fault);
             System.err.printf("[node] containerd stopped %d ms: the app saw %s%n", (back - fault) / 1_000_000, seen);
             assertEquals(List.of(), seen.notOk(), "every answer 200: " + seen);
-            assertTrue(seen.longestGapMs() < KubeletRestartOnNodeIT.MAX_GAP_MS, "answered throughout: " + seen);
+            assertTrue(seen.longestGapMs() < LoopingApp.MAX_GAP_MS, "answered throughout: " + seen);
             assertEquals(before, LoopingApp.containers(after), "kubelet reports the pod as before: neither container"
                     + " restarted");
             assertTrue(LoopingApp.ready(after), "the pod Ready");

@@ -22,8 +22,6 @@ class KubeletRestartOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    /** Longer than any pause a loaded 2-core machine gives a process, far shorter than any outage. */
-    static final long MAX_GAP_MS = 2000;
     private static final Duration DOWN = Duration.ofSeconds(3);
 
     @Test
@@ -52,7 +50,7 @@ class KubeletRestartOnNodeIT {
                     (served.answeredNs() - written[0]) / 1_000_000, probed.toMillis());
 
             assertEquals(List.of(), seen.notOk(), "every answer 200: " + seen);
-            assertTrue(seen.longestGapMs() < MAX_GAP_MS, "answered throughout: " + seen);
+            assertTrue(seen.longestGapMs() < LoopingApp.MAX_GAP_MS, "answered throughout: " + seen);
             assertTrue(served.answeredNs() < back, "the rewrite was served while kubelet was down");
             assertEquals(before, LoopingApp.containers(after), "neither container restarted");
             List<String> reported = app.reported().stream().map(LoopingApp::containers).toList();

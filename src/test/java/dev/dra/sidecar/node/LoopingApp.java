@@ -31,6 +31,11 @@ final class LoopingApp implements AutoCloseable {
 
     static final Path SCRIPT = KubeNode.SCRIPTS.resolve("app-answers.py");
     static final int GETS_PER_SECOND = 20;
+    /**
+     * The longest time between two of the app's answers that still counts as answered throughout: longer than any
+     * pause a loaded 2-core machine gives a process, far shorter than any outage.
+     */
+    static final long MAX_GAP_MS = 2000;
 
     private final KubeNodeExtension node;
     final String namespace;
