@@ -11,7 +11,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.PodResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.ResourceClaim;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.ContainerResource;
@@ -22,6 +25,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
@@ -85,6 +89,40 @@ final class AppPods {
     }
 
     /**
+     * An app pod that deploy/kubernetes/injection gives the sidecar once its namespace opts in, not created:
+     * {@code name} in {@code namespace}, no service account token, Restricted at the pod (non-root, user and group
+     * 1001, RuntimeDefault seccomp), and one container {@value #APP} that runs {@code command} with the app image
+     * imported into the node (pulled never), lists each of {@code claims} whole, and neither escalates privileges
+     * nor keeps a capability.
+     */
+    Pod app(String namespace, String name, List<String> command, PodResourceClaim... claims) {
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                .withNewSpec()
+                .withAutomountServiceAccountToken(false)
+                .withNewSecurityContext().withRunAsNonRoot(true).withRunAsUser(1001L).withRunAsGroup(1001L)
+                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
+                .withResourceClaims(claims)
+                .addNewContainer().withName(APP).withImage(node.appImage()).withImagePullPolicy("Never")
+                .withCommand(command)
+                .withNewResources().withClaims(Arrays.stream(claims).map(c -> new ResourceClaim(c.getName(), null))
+                        .toList()).endResources()
+                .withNewSecurityContext().withAllowPrivilegeEscalation(false).withNewCapabilities().withDrop("ALL")
+                .endCapabilities().endSecurityContext()
+                .endContainer()
+                .endSpec().build();
+    }
+
+    /** The pod claim {@code name} of the pod's namespace's ResourceClaim {@code claim}. */
+    static PodResourceClaim claim(String name, String claim) {
+        return new PodResourceClaimBuilder().withName(name).withResourceClaimName(claim).build();
+    }
+
+    /** The pod claim {@code name} of a ResourceClaim made for the pod from the ResourceClaimTemplate {@code template}. */
+    static PodResourceClaim fromTemplate(String name, String template) {
+        return new PodResourceClaimBuilder().withName(name).withResourceClaimTemplateName(template).build();
+    }
+
+    /**
      * deploy/kubernetes/injection applied as shipped (its ConfigMap names the sidecar image imported into the node), or
      * again (an update).
      */
@@ -118,12 +156,14 @@ final class AppPods {
         return node.client().resource(pod).create();
     }
 
+    /** The init container or container {@code name} of {@code pod}'s spec; fails when there is none. */
     static Container container(Pod pod, String name) {
         return Stream.concat(pod.getSpec().getInitContainers().stream(), pod.getSpec().getContainers().stream())
                 .filter(c -> c.getName().equals(name)).findFirst().orElseThrow();
     }
 
-    void useNodeImages(PodSpec spec) {
+    /** Gives the containers of {@code spec} the images imported into the node, the sidecar's or the app's, pulled never. */
+    private void useNodeImages(PodSpec spec) {
         for (Container container : Stream.concat(spec.getInitContainers().stream(), spec.getContainers().stream()).toList()) {
             container.setImage(SIDECAR.equals(container.getName()) ? node.sidecarImage() : node.appImage());
             container.setImagePullPolicy("Never");

@@ -48,27 +48,10 @@ class InjectedPodOnNodeIT {
                 ClaimManifests.template("single", "gpu")));
     }
 
+    /** The pod {@code name} with the claims of {@link #claims}, whose app runs {@code script} with sh, then sleeps. */
     private static Pod app(String namespace, String name, String script) {
-        Pod pod = NODE.load("""
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: %s}
-                spec:
-                  automountServiceAccountToken: false
-                  securityContext: {runAsNonRoot: true, runAsUser: 1001, runAsGroup: 1001, seccompProfile: {type: RuntimeDefault}}
-                  resourceClaims:
-                    - {name: pair, resourceClaimName: pair}
-                    - {name: own, resourceClaimTemplateName: single}
-                  containers:
-                    - name: app
-                      image: app
-                      command: ["/bin/sh", "-c", %s]
-                      resources: {claims: [{name: pair}, {name: own}]}
-                      securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
-                """.formatted(name, GoOracle.JSON.valueToTree(script + "; exec sleep 3600"))).stream()
-                .map(Pod.class::cast).findFirst().orElseThrow();
-        pod.getMetadata().setNamespace(namespace);
-        return pod;
+        return PODS.app(namespace, name, List.of("/bin/sh", "-c", script + "; exec sleep 3600"),
+                AppPods.claim("pair", "pair"), AppPods.fromTemplate("own", "single"));
     }
 
     private static JsonNode goDecodeWithoutGeneration(String namespace, String claim, String request) throws Exception {
@@ -91,7 +74,6 @@ class InjectedPodOnNodeIT {
         claims(namespace);
         Pod pod = app(namespace, "injected", "for p in claims/pair/a claims/pair/b template-claims/own/gpu; do "
                 + "curl -fsS localhost:8089/$p; echo; done");
-        PODS.useNodeImages(pod.getSpec());
         Pod created = NODE.client().resource(pod).create();
         assertEquals(AppPods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
         Pod running = PODS.awaitAppRunning(created);
@@ -116,7 +98,6 @@ class InjectedPodOnNodeIT {
                 .withName("pair").withRequest("a").build()));
         sidecar.getEnv().stream().filter(e -> e.getName().equals("DRA_METADATA_EXPECTED_CLAIMS")).findFirst()
                 .orElseThrow().setValue("claims/pair/a");
-        PODS.useNodeImages(pod.getSpec());
         Pod running = PODS.awaitAppRunning(NODE.client().resource(pod).create());
 
         assertEquals("{\"claims\":[{\"name\":\"pair\",\"requests\":[\"a\"]}],\"devices\":\"/devices\"}", PODS.awaitLog(running, AppPods.APP, 1).get(0).text(),

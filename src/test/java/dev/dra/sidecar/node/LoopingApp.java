@@ -4,6 +4,7 @@ import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.GoOracle;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
@@ -78,27 +79,11 @@ final class LoopingApp implements AutoCloseable {
         String path = "/claims/gpu-claim/gpu/drivers/" + node.node().env.get("driver");
         List<String> command = List.of("/usr/bin/python3", "-c", Files.readString(SCRIPT), path, "/answers/answers",
                 Integer.toString(GETS_PER_SECOND), "0");
-        Pod pod = node.load("""
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: app}
-                spec:
-                  automountServiceAccountToken: false
-                  terminationGracePeriodSeconds: 2
-                  securityContext: {runAsNonRoot: true, runAsUser: 1001, runAsGroup: 1001, seccompProfile: {type: RuntimeDefault}}
-                  resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]
-                  volumes: [{name: answers, emptyDir: {}}]
-                  containers:
-                    - name: app
-                      image: app
-                      command: %s
-                      resources: {claims: [{name: gpu}]}
-                      volumeMounts: [{name: answers, mountPath: /answers}]
-                      securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
-                """.formatted(GoOracle.JSON.writeValueAsString(command))).stream().map(Pod.class::cast).findFirst()
-                .orElseThrow();
-        pod.getMetadata().setNamespace(namespace);
-        pods.useNodeImages(pod.getSpec());
+        Pod pod = new PodBuilder(pods.app(namespace, "app", command, AppPods.claim("gpu", "gpu-claim"))).editSpec()
+                .withTerminationGracePeriodSeconds(2L)
+                .addNewVolume().withName("answers").withNewEmptyDir().endEmptyDir().endVolume()
+                .editFirstContainer().addNewVolumeMount().withName("answers").withMountPath("/answers").endVolumeMount()
+                .endContainer().endSpec().build();
         // The policy reaches admission through an informer: a dry run shows when it injects.
         Eventually.await(Duration.ofSeconds(60), () -> node.client().resource(pod).dryRun().create(),
                 p -> !p.getSpec().getInitContainers().isEmpty(), "the injection policy in effect");

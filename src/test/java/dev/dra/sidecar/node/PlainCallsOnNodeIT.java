@@ -71,26 +71,8 @@ class PlainCallsOnNodeIT {
         namespace = NODE.restrictedNamespace("plain-calls", Map.of(AppPods.OPT_IN, "true"));
         NODE.create(namespace, ClaimManifests.all(ClaimManifests.claim("gpu-claim", "gpu", 2),
                 ClaimManifests.claim("net-claim", "nic")));
-        Pod app = NODE.load("""
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: plain-calls}
-                spec:
-                  automountServiceAccountToken: false
-                  securityContext: {runAsNonRoot: true, runAsUser: 1001, runAsGroup: 1001, seccompProfile: {type: RuntimeDefault}}
-                  resourceClaims:
-                    - {name: gpu-claim, resourceClaimName: gpu-claim}
-                    - {name: net-claim, resourceClaimName: net-claim}
-                  containers:
-                    - name: app
-                      image: app
-                      command: ["/bin/sh", "-eu", "-c", %s]
-                      resources: {claims: [{name: gpu-claim}, {name: net-claim}]}
-                      securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
-                """.formatted(GoOracle.JSON.valueToTree(WAIT_FOR_THE_DRIVER))).stream()
-                .map(Pod.class::cast).findFirst().orElseThrow();
-        app.getMetadata().setNamespace(namespace);
-        PODS.useNodeImages(app.getSpec());
+        Pod app = PODS.app(namespace, "plain-calls", List.of("/bin/sh", "-eu", "-c", WAIT_FOR_THE_DRIVER),
+                AppPods.claim("gpu-claim", "gpu-claim"), AppPods.claim("net-claim", "net-claim"));
         Pod created = PODS.createInjected(app);
         assertEquals(AppPods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
         pod = PODS.awaitAppRunning(created);

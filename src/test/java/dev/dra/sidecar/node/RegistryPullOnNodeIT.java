@@ -17,6 +17,7 @@ import dev.dra.sidecar.testsupport.Unavailable;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -97,26 +98,11 @@ class RegistryPullOnNodeIT {
 
     private Pod app(String namespace, String name, boolean withSecret) {
         NODE.create(namespace, ClaimManifests.GPU_CLAIM);
-        Pod pod = NODE.load("""
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: %s}
-                spec:
-                  automountServiceAccountToken: false
-                  securityContext: {runAsNonRoot: true, runAsUser: 1001, runAsGroup: 1001, seccompProfile: {type: RuntimeDefault}}
-                  %s
-                  resourceClaims:
-                    - {name: gpu-claim, resourceClaimName: gpu-claim}
-                  containers:
-                    - name: app
-                      image: %s
-                      imagePullPolicy: Never
-                      command: ["/bin/sh", "-c", "curl -fsS localhost:8089/claims/gpu-claim/gpu; echo; exec sleep 3600"]
-                      resources: {claims: [{name: gpu-claim}]}
-                      securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
-                """.formatted(name, withSecret ? "imagePullSecrets: [{name: " + SECRET + "}]" : "", NODE.appImage()))
-                .stream().map(Pod.class::cast).findFirst().orElseThrow();
-        pod.getMetadata().setNamespace(namespace);
+        Pod pod = PODS.app(namespace, name, List.of("/bin/sh", "-c",
+                "curl -fsS localhost:8089/claims/gpu-claim/gpu; echo; exec sleep 3600"), AppPods.claim("gpu-claim", "gpu-claim"));
+        if (withSecret) {
+            pod.getSpec().setImagePullSecrets(List.of(new LocalObjectReference(SECRET)));
+        }
         return PODS.createInjected(pod);
     }
 
