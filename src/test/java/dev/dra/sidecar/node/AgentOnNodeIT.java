@@ -1,7 +1,6 @@
 package dev.dra.sidecar.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -38,17 +37,17 @@ class AgentOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
+    @RegisterExtension
+    static final GoReader GO = new GoReader();
     private static final AppPods PODS = new AppPods(NODE);
     private static final Duration PROPAGATION = Duration.ofSeconds(30);
     private static final String GPU = ClaimManifests.EXTENDED_RESOURCE;
-    private static GoOracle oracle;
     private static NodeAgent agent;
     /** Per namespace: the direct, template and extended pods once their app runs. */
     private static final Map<String, List<Pod>> PODS_BY_NAMESPACE = new LinkedHashMap<>();
 
     @BeforeAll
     static void deployNodeModeAndThePods() throws Exception {
-        oracle = GoOracle.start();
         agent = NodeAgent.deploy(NODE);
         NODE.apply(ClaimManifests.EXTENDED_CLASS);
         List<Pod> submitted = new ArrayList<>();
@@ -75,9 +74,6 @@ class AgentOnNodeIT {
 
     @AfterAll
     static void removeNodeMode() throws Exception {
-        if (oracle != null) {
-            oracle.close();
-        }
         for (String namespace : PODS_BY_NAMESPACE.keySet()) {
             NODE.client().namespaces().withName(namespace).delete();
         }
@@ -101,22 +97,11 @@ class AgentOnNodeIT {
         };
     }
 
+    /** What Go decodes from the driver's file of the pod's claim on the host, with or without its generation. */
     private static JsonNode goDecode(Pod pod, boolean withGeneration) throws Exception {
         String[] claim = claimAndRequest(pod);
-        Path file = PODS.hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]);
-        JsonNode answer = oracle.decode(Files.readAllBytes(file));
-        assertTrue(answer.get("ok").asBoolean(), "the Go reader decodes " + file + ": " + answer);
-        ObjectNode object = answer.get("object").deepCopy();
-        if (!withGeneration) {
-            ((ObjectNode) object.get("metadata")).remove("generation");
-        }
-        return object;
-    }
-
-    private static JsonNode asGoSeesIt(String served) throws Exception {
-        JsonNode answer = oracle.canonical(GoOracle.JSON.readTree(served));
-        assertTrue(answer.get("ok").asBoolean(), "Go reads the agent's answer strictly: " + answer + "\n" + served);
-        return answer.get("object");
+        JsonNode object = GO.decode(PODS.hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]));
+        return withGeneration ? object : GoReader.withoutGeneration(object);
     }
 
     /** The body the agent gives {@code pod}'s app container for {@code route}, asked with the pod's own token. */
@@ -140,7 +125,7 @@ class AgentOnNodeIT {
             for (Pod pod : pods) {
                 String first = PODS.awaitLog(pod, AppPods.APP, 1).get(0).text();
                 String where = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-                JsonNode served = asGoSeesIt(first);
+                JsonNode served = GO.asGoSeesIt(first);
                 assertEquals(goDecode(pod, false), served, where + ": the app's first line, " + route(pod));
                 assertEquals(pod.getMetadata().getNamespace(), served.at("/metadata/namespace").asText(), where);
                 claimsSeen.add(served.at("/metadata/uid").asText());
@@ -170,7 +155,7 @@ class AgentOnNodeIT {
                 throw new IllegalStateException(e);
             }
         }, body -> body.contains("\"generation\":" + generation), "the renamed file served");
-        assertEquals(goDecode(pod, true), asGoSeesIt(served), "the new file, as Go decodes it");
+        assertEquals(goDecode(pod, true), GO.asGoSeesIt(served), "the new file, as Go decodes it");
     }
 
     @Test
@@ -181,7 +166,7 @@ class AgentOnNodeIT {
         System.err.printf("[node] agent replaced and ready in %d ms%n", (System.nanoTime() - started) / 1_000_000);
         for (List<Pod> pods : PODS_BY_NAMESPACE.values()) {
             for (Pod pod : pods) {
-                assertEquals(goDecode(pod, false), asGoSeesIt(askFrom(pod, route(pod))),
+                assertEquals(goDecode(pod, false), GO.asGoSeesIt(askFrom(pod, route(pod))),
                         pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + " after the restart");
             }
         }

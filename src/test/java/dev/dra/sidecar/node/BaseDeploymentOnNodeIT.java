@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dra.sidecar.testsupport.GoOracle;
 import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -13,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,14 +27,14 @@ class BaseDeploymentOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
+    @RegisterExtension
+    static final GoReader GO = new GoReader();
     private static final AppPods PODS = new AppPods(NODE);
-    private static GoOracle oracle;
     private static String namespace;
     private static Pod pod;
 
     @BeforeAll
     static void deployTheBase() throws Exception {
-        oracle = GoOracle.start();
         namespace = NODE.restrictedNamespace("base", Map.of());
         PODS.create(namespace, NODE.load(Kustomize.render(AppPods.BASE)));
         long created = System.nanoTime();
@@ -45,43 +43,20 @@ class BaseDeploymentOnNodeIT {
                 (System.nanoTime() - created) / 1_000_000);
     }
 
-    @AfterAll
-    static void stopTheOracle() {
-        if (oracle != null) {
-            oracle.close();
-        }
-    }
-
     /** The Go reader's object for the driver's file of {@code claim}'s {@code request} on the host. */
     private static JsonNode goDecode(String claim, String request) throws Exception {
         Path file = PODS.hostFile(namespace, claim, request);
         assertTrue(Files.isRegularFile(file), "the driver's metadata file on the host: " + file);
-        JsonNode answer = oracle.decode(Files.readAllBytes(file));
-        assertTrue(answer.get("ok").asBoolean(), "the Go reader decodes the driver's file: " + answer);
-        return answer.get("object");
-    }
-
-    /** The merged view leaves out the file's metadata.generation, as Go's merged read does. */
-    private static JsonNode withoutGeneration(JsonNode object) {
-        ObjectNode copy = object.deepCopy();
-        ((ObjectNode) copy.get("metadata")).remove("generation");
-        return copy;
-    }
-
-    /** How Go reads {@code served} (strictly) and marshals it: the sidecar's answer in the oracle's spelling. */
-    private static JsonNode asGoSeesIt(String served) throws Exception {
-        JsonNode answer = oracle.canonical(GoOracle.JSON.readTree(served));
-        assertTrue(answer.get("ok").asBoolean(), "Go reads the sidecar's answer strictly: " + answer + "\n" + served);
-        return answer.get("object");
+        return GO.decode(file);
     }
 
     @Test
     void theAppsCurlLoopGetsWhatTheGoReaderDecodesFromTheDriversFiles() throws Exception {
         List<TimedLine> lines = PODS.awaitLog(pod, AppPods.APP, 2);
         String template = AppPods.generatedClaim(pod, "my-gpu");
-        assertEquals(withoutGeneration(goDecode("gpu-claim", "gpu")), asGoSeesIt(lines.get(0).text()),
+        assertEquals(GoReader.withoutGeneration(goDecode("gpu-claim", "gpu")), GO.asGoSeesIt(lines.get(0).text()),
                 "curl .../claims/gpu-claim/gpu in the app container");
-        assertEquals(withoutGeneration(goDecode(template, "gpu")), asGoSeesIt(lines.get(1).text()),
+        assertEquals(GoReader.withoutGeneration(goDecode(template, "gpu")), GO.asGoSeesIt(lines.get(1).text()),
                 "curl .../template-claims/my-gpu/gpu in the app container (claim " + template + ")");
     }
 
@@ -108,7 +83,7 @@ class BaseDeploymentOnNodeIT {
                 "curl -s localhost:8089/claims: the directly named claim (template claims are listed apart)");
         String driver = NODE.node().env.get("driver");
         String template = AppPods.generatedClaim(pod, "my-gpu");
-        assertEquals(goDecode(template, "gpu"), asGoSeesIt(PODS.exec(pod, AppPods.APP, "curl", "-s",
+        assertEquals(goDecode(template, "gpu"), GO.asGoSeesIt(PODS.exec(pod, AppPods.APP, "curl", "-s",
                 "localhost:8089/template-claims/my-gpu/gpu/drivers/" + driver)),
                 "one driver's view is its file as Go decodes it, generation included");
     }

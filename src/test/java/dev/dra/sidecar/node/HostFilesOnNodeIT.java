@@ -14,7 +14,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,27 +28,20 @@ class HostFilesOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
+    @RegisterExtension
+    static final GoReader GO = new GoReader();
     private static final AppPods PODS = new AppPods(NODE);
     private static final Duration PROPAGATION = Duration.ofSeconds(30);
-    private static GoOracle oracle;
     private static Pod pod;
     private static Path hostFile;
 
     @BeforeAll
     static void startThePod() throws Exception {
-        oracle = GoOracle.start();
         String namespace = NODE.restrictedNamespace("host-files", Map.of());
         Pod submitted = PODS.basePod(namespace, "host-files");
         NODE.client().resource(submitted).create();
         pod = PODS.awaitAppRunning(submitted);
         hostFile = PODS.hostFile(namespace, "gpu-claim", "gpu");
-    }
-
-    @AfterAll
-    static void stopTheOracle() {
-        if (oracle != null) {
-            oracle.close();
-        }
     }
 
     private static byte[] withGeneration(long generation) throws Exception {
@@ -68,7 +60,7 @@ class HostFilesOnNodeIT {
         long generation = GoOracle.JSON.readTree(Files.readAllBytes(hostFile)).at("/metadata/generation").asLong();
         byte[] rewritten = withGeneration(generation + 1);
         Files.write(hostFile, rewritten, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        JsonNode expected = oracle.decode(rewritten).get("object");
+        JsonNode expected = GO.oracle().decode(rewritten).get("object");
         String served = Eventually.await(PROPAGATION, () -> {
             try {
                 return driverView();
@@ -76,7 +68,7 @@ class HostFilesOnNodeIT {
                 throw new IllegalStateException(e);
             }
         }, body -> body.contains("\"generation\":" + (generation + 1)), "the rewrite in place served in the pod");
-        assertEquals(expected, oracle.canonical(GoOracle.JSON.readTree(served)).get("object"),
+        assertEquals(expected, GO.oracle().canonical(GoOracle.JSON.readTree(served)).get("object"),
                 "the rewritten file, as Go decodes it");
 
         Path next = hostFile.resolveSibling(".metadata.json.tmp");

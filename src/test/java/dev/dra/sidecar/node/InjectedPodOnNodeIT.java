@@ -1,17 +1,12 @@
 package dev.dra.sidecar.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.dra.sidecar.testsupport.GoOracle;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,20 +21,13 @@ class InjectedPodOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
+    @RegisterExtension
+    static final GoReader GO = new GoReader();
     private static final AppPods PODS = new AppPods(NODE);
-    private static GoOracle oracle;
 
     @BeforeAll
     static void applyTheInjection() throws Exception {
-        oracle = GoOracle.start();
         PODS.applyInjection();
-    }
-
-    @AfterAll
-    static void stopTheOracle() {
-        if (oracle != null) {
-            oracle.close();
-        }
     }
 
     /** The claim {@code pair} of two requests, {@code a} and {@code b}, and the template {@code single}. */
@@ -54,18 +42,9 @@ class InjectedPodOnNodeIT {
                 AppPods.claim("pair", "pair"), AppPods.fromTemplate("own", "single"));
     }
 
+    /** What Go decodes from the driver's file of {@code claim}'s {@code request} on the host, but its generation. */
     private static JsonNode goDecodeWithoutGeneration(String namespace, String claim, String request) throws Exception {
-        JsonNode answer = oracle.decode(Files.readAllBytes(PODS.hostFile(namespace, claim, request)));
-        assertTrue(answer.get("ok").asBoolean(), answer.toString());
-        ObjectNode object = (ObjectNode) answer.get("object");
-        ((ObjectNode) object.get("metadata")).remove("generation");
-        return object;
-    }
-
-    private static JsonNode asGoSeesIt(String served) throws Exception {
-        JsonNode answer = oracle.canonical(GoOracle.JSON.readTree(served));
-        assertTrue(answer.get("ok").asBoolean(), answer + "\n" + served);
-        return answer.get("object");
+        return GoReader.withoutGeneration(GO.decode(PODS.hostFile(namespace, claim, request)));
     }
 
     @Test
@@ -79,10 +58,10 @@ class InjectedPodOnNodeIT {
         Pod running = PODS.awaitAppRunning(created);
 
         List<TimedLine> lines = PODS.awaitLog(running, AppPods.APP, 3);
-        assertEquals(goDecodeWithoutGeneration(namespace, "pair", "a"), asGoSeesIt(lines.get(0).text()), "claims/pair/a");
-        assertEquals(goDecodeWithoutGeneration(namespace, "pair", "b"), asGoSeesIt(lines.get(1).text()), "claims/pair/b");
+        assertEquals(goDecodeWithoutGeneration(namespace, "pair", "a"), GO.asGoSeesIt(lines.get(0).text()), "claims/pair/a");
+        assertEquals(goDecodeWithoutGeneration(namespace, "pair", "b"), GO.asGoSeesIt(lines.get(1).text()), "claims/pair/b");
         assertEquals(goDecodeWithoutGeneration(namespace, AppPods.generatedClaim(running, "own"), "gpu"),
-                asGoSeesIt(lines.get(2).text()), "template-claims/own/gpu (podClaimName own)");
+                GO.asGoSeesIt(lines.get(2).text()), "template-claims/own/gpu (podClaimName own)");
     }
 
     @Test

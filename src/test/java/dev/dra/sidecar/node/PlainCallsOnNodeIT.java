@@ -22,7 +22,6 @@ import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,6 +39,8 @@ class PlainCallsOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
+    @RegisterExtension
+    static final GoReader GO = new GoReader();
     private static final AppPods PODS = new AppPods(NODE);
     private static final Pattern SH_EXAMPLE = Pattern.compile("```sh example\\n(.*?)```", Pattern.DOTALL);
     private static final String GPU = "localhost:8089/claims/gpu-claim/gpu";
@@ -58,7 +59,6 @@ class PlainCallsOnNodeIT {
                 --data timeoutSeconds=120 --data-urlencode "lastEtag=$2"
             done
             exec sleep 3600""".formatted(GPU, NIC);
-    private static GoOracle oracle;
     private static String namespace;
     private static Pod pod;
     private static List<String> waiting;
@@ -66,7 +66,6 @@ class PlainCallsOnNodeIT {
 
     @BeforeAll
     static void startThePodAndRewriteTheDriversFiles() throws Exception {
-        oracle = GoOracle.start();
         PODS.applyInjection();
         namespace = NODE.restrictedNamespace("plain-calls", Map.of(AppPods.OPT_IN, "true"));
         NODE.create(namespace, ClaimManifests.all(ClaimManifests.claim("gpu-claim", "gpu", 2),
@@ -90,13 +89,6 @@ class PlainCallsOnNodeIT {
         rewriteInPlace(PODS.hostFile(namespace, "net-claim", "nic"),
                 devices -> devices.forEach(d -> ((ObjectNode) d).putObject("networkData").put("interfaceName", "net1")));
         changed = PODS.awaitLog(pod, AppPods.APP, 3).stream().skip(1).map(TimedLine::text).toList();
-    }
-
-    @AfterAll
-    static void stopTheOracle() {
-        if (oracle != null) {
-            oracle.close();
-        }
     }
 
     /**
@@ -126,9 +118,7 @@ class PlainCallsOnNodeIT {
 
     /** The devices of the request as the Go reader decodes the driver's file on the host now. */
     private static JsonNode goDevices(String claim, String request) throws Exception {
-        JsonNode answer = oracle.decode(Files.readAllBytes(PODS.hostFile(namespace, claim, request)));
-        assertTrue(answer.get("ok").asBoolean(), "the Go reader decodes the rewritten file: " + answer);
-        return answer.at("/object/requests/0/devices");
+        return GO.decode(PODS.hostFile(namespace, claim, request)).at("/requests/0/devices");
     }
 
     private static List<String> values(JsonNode devices, String pointer) {
