@@ -7,7 +7,17 @@ import java.util.stream.Collectors;
  * The ResourceClaim, ResourceClaimTemplate and DeviceClass manifests the real-node tests create, as YAML for
  * {@link KubeNodeExtension#load}. Every request asks for devices of the DeviceClass {@value #DEVICE_CLASS}, which
  * start.sh creates for the upstream test driver's devices. Several manifests are joined into one YAML stream by
- * {@link #all}.
+ * {@link #all}. {@code claim("gpu-claim", "gpu")}, for one, is:
+ *
+ * <pre>
+ * apiVersion: resource.k8s.io/v1
+ * kind: ResourceClaim
+ * metadata: {name: gpu-claim}
+ * spec:
+ *   devices:
+ *     requests:
+ *       - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
+ * </pre>
  */
 final class ClaimManifests {
 
@@ -39,26 +49,18 @@ final class ClaimManifests {
 
     /** The ResourceClaim {@code name} with one request per name of {@code requests}, each for one device. */
     static String claim(String name, String... requests) {
-        return claimHead(name) + Arrays.stream(requests).map(r -> request("      ", r, ""))
-                .collect(Collectors.joining());
+        return object("ResourceClaim", name, devices(Arrays.stream(requests).map(r -> request(r, ""))
+                .collect(Collectors.joining())));
     }
 
     /** The ResourceClaim {@code name} with the one request {@code request}, for exactly {@code count} devices. */
     static String claim(String name, String request, int count) {
-        return claimHead(name) + request("      ", request, ", allocationMode: ExactCount, count: " + count);
+        return object("ResourceClaim", name, devices(request(request, ", allocationMode: ExactCount, count: " + count)));
     }
 
     /** The ResourceClaimTemplate {@code name} whose claims have the one request {@code request}, for one device. */
     static String template(String name, String request) {
-        return """
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaimTemplate
-                metadata: {name: %s}
-                spec:
-                  spec:
-                    devices:
-                      requests:
-                """.formatted(name) + request("        ", request, "");
+        return object("ResourceClaimTemplate", name, "spec:\n" + devices(request(request, "")).indent(2));
     }
 
     /** {@code manifests} as one YAML stream, in their order. */
@@ -66,19 +68,19 @@ final class ClaimManifests {
         return String.join("---\n", manifests);
     }
 
-    private static String claimHead(String name) {
-        return """
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: %s}
-                spec:
-                  devices:
-                    requests:
-                """.formatted(name);
+    /** A {@code resource.k8s.io/v1} object of {@code kind} named {@code name}, with {@code spec} as its spec. */
+    private static String object(String kind, String name, String spec) {
+        return "apiVersion: resource.k8s.io/v1\nkind: " + kind + "\nmetadata: {name: " + name + "}\nspec:\n"
+                + spec.indent(2);
+    }
+
+    /** A claim spec's {@code devices} with {@code requests}, lines of {@link #request}. */
+    private static String devices(String requests) {
+        return "devices:\n  requests:\n" + requests.indent(4);
     }
 
     /** One line of a request list: {@code name} for devices of {@link #DEVICE_CLASS}, with {@code more} fields. */
-    private static String request(String indent, String name, String more) {
-        return indent + "- {name: " + name + ", exactly: {deviceClassName: " + DEVICE_CLASS + more + "}}\n";
+    private static String request(String name, String more) {
+        return "- {name: " + name + ", exactly: {deviceClassName: " + DEVICE_CLASS + more + "}}\n";
     }
 }
