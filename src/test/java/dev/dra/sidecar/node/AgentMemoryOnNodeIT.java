@@ -23,7 +23,6 @@ class AgentMemoryOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final AppPods PODS = new AppPods(NODE);
     private static final int PODS_COUNT = 20;
     private static NodeAgent agent;
     private static String namespace;
@@ -44,7 +43,7 @@ class AgentMemoryOnNodeIT {
                     "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", script)).create());
         }
         for (Pod pod : submitted) {
-            APPS.add(PODS.awaitAppRunning(pod));
+            APPS.add(NODE.pods().awaitAppRunning(pod));
         }
     }
 
@@ -61,13 +60,13 @@ class AgentMemoryOnNodeIT {
     @Test
     void theAgentsMemoryStaysInsideItsLimitWithTwentyPodsAsking() throws Exception {
         for (Pod pod : APPS) {
-            List<String> lines = Eventually.await(AppPods.POD_START, () -> PODS.log(pod, AppPods.APP),
+            List<String> lines = Eventually.await(AppPods.POD_START, () -> NODE.pods().log(pod, AppPods.APP),
                     log -> log.stream().anyMatch(l -> l.text().equals("done")), pod.getMetadata().getName() + " done")
                     .stream().map(TimedLine::text).toList();
             assertEquals(Collections.nCopies(20, "200"), lines.subList(0, lines.indexOf("done")),
                     pod.getMetadata().getName() + ": every request answered with its claim");
         }
-        Path cgroup = agent.memoryCgroup(PODS);
+        Path cgroup = agent.memoryCgroup();
         long limit = Long.parseLong(Files.readString(cgroup.resolve("memory.limit_in_bytes")).strip());
         assertEquals(256L * 1024 * 1024, limit, "the DaemonSet's limit, as kubelet set it on the agent's cgroup");
         long usage = Long.parseLong(Files.readString(cgroup.resolve("memory.usage_in_bytes")).strip());

@@ -37,9 +37,6 @@ class AgentOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    @RegisterExtension
-    static final GoReader GO = new GoReader();
-    private static final AppPods PODS = new AppPods(NODE);
     private static final Duration PROPAGATION = Duration.ofSeconds(30);
     private static final String GPU = ClaimManifests.EXTENDED_RESOURCE;
     private static NodeAgent agent;
@@ -68,7 +65,7 @@ class AgentOnNodeIT {
             PODS_BY_NAMESPACE.put(namespace, new ArrayList<>());
         }
         for (Pod pod : submitted) {
-            PODS_BY_NAMESPACE.get(pod.getMetadata().getNamespace()).add(PODS.awaitAppRunning(pod));
+            PODS_BY_NAMESPACE.get(pod.getMetadata().getNamespace()).add(NODE.pods().awaitAppRunning(pod));
         }
     }
 
@@ -100,13 +97,13 @@ class AgentOnNodeIT {
     /** What Go decodes from the driver's file of the pod's claim on the host, with or without its generation. */
     private static JsonNode goDecode(Pod pod, boolean withGeneration) throws Exception {
         String[] claim = claimAndRequest(pod);
-        JsonNode object = GO.decode(PODS.hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]));
+        JsonNode object = NODE.goReader().decode(NODE.pods().hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]));
         return withGeneration ? object : GoReader.withoutGeneration(object);
     }
 
     /** The body the agent gives {@code pod}'s app container for {@code route}, asked with the pod's own token. */
     private static String askFrom(Pod pod, String route) throws Exception {
-        return PODS.exec(pod, AppPods.APP, "sh", "-c", NodeAgent.ask(route));
+        return NODE.pods().exec(pod, AppPods.APP, "sh", "-c", NodeAgent.ask(route));
     }
 
     private static String route(Pod pod) {
@@ -123,9 +120,9 @@ class AgentOnNodeIT {
         List<String> claimsSeen = new ArrayList<>();
         for (List<Pod> pods : PODS_BY_NAMESPACE.values()) {
             for (Pod pod : pods) {
-                String first = PODS.awaitLog(pod, AppPods.APP, 1).get(0).text();
+                String first = NODE.pods().awaitLog(pod, AppPods.APP, 1).get(0).text();
                 String where = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-                JsonNode served = GO.asGoSeesIt(first);
+                JsonNode served = NODE.goReader().asGoSeesIt(first);
                 assertEquals(goDecode(pod, false), served, where + ": the app's first line, " + route(pod));
                 assertEquals(pod.getMetadata().getNamespace(), served.at("/metadata/namespace").asText(), where);
                 claimsSeen.add(served.at("/metadata/uid").asText());
@@ -140,7 +137,7 @@ class AgentOnNodeIT {
     void aReplacementByRenameOnTheHostIsServed() throws Exception {
         Pod pod = PODS_BY_NAMESPACE.values().iterator().next().get(0);
         String[] claim = claimAndRequest(pod);
-        Path file = PODS.hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]);
+        Path file = NODE.pods().hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]);
         ObjectNode stream = (ObjectNode) GoOracle.JSON.readTree(Files.readAllBytes(file));
         long generation = stream.at("/metadata/generation").asLong() + 1;
         ((ObjectNode) stream.get("metadata")).put("generation", generation);
@@ -155,7 +152,7 @@ class AgentOnNodeIT {
                 throw new IllegalStateException(e);
             }
         }, body -> body.contains("\"generation\":" + generation), "the renamed file served");
-        assertEquals(goDecode(pod, true), GO.asGoSeesIt(served), "the new file, as Go decodes it");
+        assertEquals(goDecode(pod, true), NODE.goReader().asGoSeesIt(served), "the new file, as Go decodes it");
     }
 
     @Test
@@ -166,7 +163,7 @@ class AgentOnNodeIT {
         System.err.printf("[node] agent replaced and ready in %d ms%n", (System.nanoTime() - started) / 1_000_000);
         for (List<Pod> pods : PODS_BY_NAMESPACE.values()) {
             for (Pod pod : pods) {
-                assertEquals(goDecode(pod, false), GO.asGoSeesIt(askFrom(pod, route(pod))),
+                assertEquals(goDecode(pod, false), NODE.goReader().asGoSeesIt(askFrom(pod, route(pod))),
                         pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + " after the restart");
             }
         }

@@ -27,7 +27,6 @@ class AgentRefusalsOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final AppPods PODS = new AppPods(NODE);
     private static NodeAgent agent;
     private static String namespace;
     private static String hostNamespace;
@@ -43,8 +42,8 @@ class AgentRefusalsOnNodeIT {
                 "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", "true")).create();
         Pod submittedOther = NODE.client().resource(NodeAgent.app(NODE, namespace, "other", "{claims: [{name: my-gpu}]}",
                 "resourceClaims: [{name: my-gpu, resourceClaimTemplateName: gpu-template}]", "true")).create();
-        owner = PODS.awaitAppRunning(submittedOwner);
-        other = PODS.awaitAppRunning(submittedOther);
+        owner = NODE.pods().awaitAppRunning(submittedOwner);
+        other = NODE.pods().awaitAppRunning(submittedOther);
     }
 
     @AfterAll
@@ -66,7 +65,7 @@ class AgentRefusalsOnNodeIT {
         for (String arg : curlArgs) {
             command.append(' ').append(arg);
         }
-        String out = PODS.exec(pod, AppPods.APP, "sh", "-c", command.toString());
+        String out = NODE.pods().exec(pod, AppPods.APP, "sh", "-c", command.toString());
         int newline = out.lastIndexOf('\n');
         String status = out.substring(newline + 1).strip();
         String body = out.substring(0, newline);
@@ -100,7 +99,7 @@ class AgentRefusalsOnNodeIT {
                 .endVolume().editFirstContainer().addNewVolumeMount().withName("other").withMountPath("/var/run/other")
                 .withReadOnly(true).endVolumeMount().addNewEnv().withName("DRA_METADATA_URL")
                 .withValue("http://" + owner.getStatus().getHostIP() + ":8089").endEnv().endContainer().endSpec().build();
-        Pod running = PODS.awaitAppRunning(NODE.client().resource(pod).create());
+        Pod running = NODE.pods().awaitAppRunning(NODE.client().resource(pod).create());
         assertEquals("401 invalid-token", refusal(running, withToken("/var/run/other/token"),
                 "\"$DRA_METADATA_URL/claims/gpu-claim/gpu\""));
     }
@@ -125,12 +124,12 @@ class AgentRefusalsOnNodeIT {
     @Test
     void aCopiedTokenOfADeletedPodIsRefused() throws Exception {
         NODE.apply(ClaimManifests.EXTENDED_CLASS);
-        Pod victim = PODS.awaitAppRunning(NODE.client().resource(NodeAgent.app(NODE, namespace, "victim",
+        Pod victim = NODE.pods().awaitAppRunning(NODE.client().resource(NodeAgent.app(NODE, namespace, "victim",
                 "{limits: {" + ClaimManifests.EXTENDED_RESOURCE + ": \"1\"}}", "", "true")).create());
-        String token = PODS.exec(victim, AppPods.APP, "cat", NodeAgent.TOKEN).strip();
+        String token = NODE.pods().exec(victim, AppPods.APP, "cat", NodeAgent.TOKEN).strip();
         String claim = victim.getStatus().getExtendedResourceClaimStatus().getResourceClaimName();
         NODE.client().resource(victim).withGracePeriod(0).delete();
-        Eventually.await(Duration.ofSeconds(60), () -> PODS.get(victim), p -> p == null, "the victim pod gone");
+        Eventually.await(Duration.ofSeconds(60), () -> NODE.pods().get(victim), p -> p == null, "the victim pod gone");
         String refused = refusal(owner, "-H 'Authorization: Bearer " + token + "'",
                 "\"$DRA_METADATA_URL/claims/" + claim + "/container-0-request-0\"");
         assertTrue(Set.of("401 invalid-token", "403 pod-not-on-node", "403 peer-not-allowed").contains(refused), refused);
@@ -151,7 +150,7 @@ class AgentRefusalsOnNodeIT {
                 .endVolume().editFirstContainer().addNewVolumeMount().withName("token").withMountPath("/var/run/secrets/dra-metadata")
                 .withReadOnly(true).endVolumeMount().addNewEnv().withName("DRA_METADATA_URL")
                 .withValue("http://" + owner.getStatus().getHostIP() + ":8089").endEnv().endContainer().endSpec().build();
-        Pod running = PODS.awaitAppRunning(NODE.client().resource(pod).create());
+        Pod running = NODE.pods().awaitAppRunning(NODE.client().resource(pod).create());
         assertEquals("403 peer-not-allowed", refusal(running, withToken(NodeAgent.TOKEN), "\"$DRA_METADATA_URL/claims\""));
     }
 }

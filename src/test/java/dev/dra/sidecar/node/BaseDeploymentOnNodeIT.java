@@ -27,36 +27,33 @@ class BaseDeploymentOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    @RegisterExtension
-    static final GoReader GO = new GoReader();
-    private static final AppPods PODS = new AppPods(NODE);
     private static String namespace;
     private static Pod pod;
 
     @BeforeAll
     static void deployTheBase() throws Exception {
         namespace = NODE.restrictedNamespace("base", Map.of());
-        PODS.create(namespace, NODE.load(Kustomize.render(AppPods.BASE)));
+        NODE.pods().create(namespace, NODE.load(Kustomize.render(AppPods.BASE)));
         long created = System.nanoTime();
-        pod = PODS.awaitAppRunning(namespace);
+        pod = NODE.pods().awaitAppRunning(namespace);
         System.err.printf("[node] base Deployment: its pod's app container running %d ms after the objects were created%n",
                 (System.nanoTime() - created) / 1_000_000);
     }
 
     /** The Go reader's object for the driver's file of {@code claim}'s {@code request} on the host. */
     private static JsonNode goDecode(String claim, String request) throws Exception {
-        Path file = PODS.hostFile(namespace, claim, request);
+        Path file = NODE.pods().hostFile(namespace, claim, request);
         assertTrue(Files.isRegularFile(file), "the driver's metadata file on the host: " + file);
-        return GO.decode(file);
+        return NODE.goReader().decode(file);
     }
 
     @Test
     void theAppsCurlLoopGetsWhatTheGoReaderDecodesFromTheDriversFiles() throws Exception {
-        List<TimedLine> lines = PODS.awaitLog(pod, AppPods.APP, 2);
+        List<TimedLine> lines = NODE.pods().awaitLog(pod, AppPods.APP, 2);
         String template = AppPods.generatedClaim(pod, "my-gpu");
-        assertEquals(GoReader.withoutGeneration(goDecode("gpu-claim", "gpu")), GO.asGoSeesIt(lines.get(0).text()),
+        assertEquals(GoReader.withoutGeneration(goDecode("gpu-claim", "gpu")), NODE.goReader().asGoSeesIt(lines.get(0).text()),
                 "curl .../claims/gpu-claim/gpu in the app container");
-        assertEquals(GoReader.withoutGeneration(goDecode(template, "gpu")), GO.asGoSeesIt(lines.get(1).text()),
+        assertEquals(GoReader.withoutGeneration(goDecode(template, "gpu")), NODE.goReader().asGoSeesIt(lines.get(1).text()),
                 "curl .../template-claims/my-gpu/gpu in the app container (claim " + template + ")");
     }
 
@@ -76,14 +73,14 @@ class BaseDeploymentOnNodeIT {
             expected.append(device.get("driver").asText()).append(' ').append(device.get("name").asText()).append(' ')
                     .append(device.at("/attributes/uuid/string").asText("-")).append('\n');
         }
-        assertEquals(expected.toString(), PODS.exec(pod, AppPods.APP, "python3", "-c", python), "the README's Python");
+        assertEquals(expected.toString(), NODE.pods().exec(pod, AppPods.APP, "python3", "-c", python), "the README's Python");
 
         assertEquals("{\"claims\":[{\"name\":\"gpu-claim\",\"requests\":[\"gpu\"]}],\"devices\":\"/devices\"}\n",
-                PODS.exec(pod, AppPods.APP, "curl", "-s", "localhost:8089/claims"),
+                NODE.pods().exec(pod, AppPods.APP, "curl", "-s", "localhost:8089/claims"),
                 "curl -s localhost:8089/claims: the directly named claim (template claims are listed apart)");
         String driver = NODE.node().env.get("driver");
         String template = AppPods.generatedClaim(pod, "my-gpu");
-        assertEquals(goDecode(template, "gpu"), GO.asGoSeesIt(PODS.exec(pod, AppPods.APP, "curl", "-s",
+        assertEquals(goDecode(template, "gpu"), NODE.goReader().asGoSeesIt(NODE.pods().exec(pod, AppPods.APP, "curl", "-s",
                 "localhost:8089/template-claims/my-gpu/gpu/drivers/" + driver)),
                 "one driver's view is its file as Go decodes it, generation included");
     }
@@ -103,19 +100,19 @@ class BaseDeploymentOnNodeIT {
                 "the attributes the upstream test driver writes");
         for (String name : names) {
             JsonNode value = device.at("/attributes/" + name);
-            assertEquals(value, GoOracle.JSON.readTree(PODS.exec(pod, AppPods.APP, "curl", "-s", route + name)),
+            assertEquals(value, GoOracle.JSON.readTree(NODE.pods().exec(pod, AppPods.APP, "curl", "-s", route + name)),
                     "curl -s " + route + name);
-            assertEquals(value.get("string").asText(), PODS.exec(pod, AppPods.APP, "curl", "-s", "-H",
+            assertEquals(value.get("string").asText(), NODE.pods().exec(pod, AppPods.APP, "curl", "-s", "-H",
                     "Accept: text/plain", route + name).strip(), "curl -s -H 'Accept: text/plain' " + route + name);
         }
     }
 
     @Test
     void theAppContainerIsCreatedOnlyAfterTheSidecarStarted() throws Exception {
-        Pod now = PODS.get(pod);
-        Instant sidecarStarted = PODS.log(now, AppPods.SIDECAR).stream()
+        Pod now = NODE.pods().get(pod);
+        Instant sidecarStarted = NODE.pods().log(now, AppPods.SIDECAR).stream()
                 .filter(line -> line.text().contains("started in")).findFirst().orElseThrow().time();
-        Instant appCreated = PODS.createdInContainerd(AppPods.status(now, AppPods.APP));
+        Instant appCreated = NODE.pods().createdInContainerd(AppPods.status(now, AppPods.APP));
         assertTrue(appCreated.isAfter(sidecarStarted), "containerd created the app container at " + appCreated
                 + ", after the sidecar logged that it started at " + sidecarStarted);
         assertEquals(Boolean.TRUE, AppPods.status(now, AppPods.SIDECAR).getStarted(), "kubelet: sidecar started");

@@ -22,7 +22,6 @@ class ContainerdRestartOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final AppPods PODS = new AppPods(NODE);
     private static final Duration DOWN = Duration.ofSeconds(3);
 
     @Test
@@ -74,6 +73,6 @@ class ContainerdRestartOnNodeIT {
     }
 
     private static long pid(Pod pod, String container) throws Exception {
-        return PODS.hostPid(AppPods.status(pod, container).getContainerID().replaceFirst("^containerd://", ""));
+        return NODE.pods().hostPid(AppPods.status(pod, container).getContainerID().replaceFirst("^containerd://", ""));
     }
 }

@@ -8,16 +8,14 @@ import dev.dra.sidecar.testsupport.GoOracle;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import org.junit.jupiter.api.extension.AfterAllCallback;
-import org.junit.jupiter.api.extension.ExtensionContext;
 
 /**
- * The upstream Go reader ({@link GoOracle}) for one real-node test class, registered as a static
- * {@code @RegisterExtension} field: started at the class's first question (so that a class the node skips builds
- * nothing), stopped after the class's tests. It says what Go makes of a driver's file on the host and of a body the
- * sidecar or the agent served, and fails the test when Go refuses either.
+ * The upstream Go reader ({@link GoOracle}) for one real-node test class ({@link KubeNodeExtension#goReader()}):
+ * started at the class's first question, so that a class the node skips builds nothing, and stopped by
+ * {@link #close()}. It says what Go makes of a driver's file on the host and of a body the sidecar or the agent
+ * served, and fails the test when Go refuses either.
  */
-final class GoReader implements AfterAllCallback {
+final class GoReader implements AutoCloseable {
 
     private GoOracle oracle;
 
@@ -29,8 +27,9 @@ final class GoReader implements AfterAllCallback {
         return oracle;
     }
 
+    /** Stops the oracle if it started; a later question starts another. */
     @Override
-    public void afterAll(ExtensionContext context) {
+    public void close() {
         if (oracle != null) {
             oracle.close();
             oracle = null;

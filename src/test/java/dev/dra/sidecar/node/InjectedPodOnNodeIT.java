@@ -21,13 +21,10 @@ class InjectedPodOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    @RegisterExtension
-    static final GoReader GO = new GoReader();
-    private static final AppPods PODS = new AppPods(NODE);
 
     @BeforeAll
     static void applyTheInjection() throws Exception {
-        PODS.applyInjection();
+        NODE.pods().applyInjection();
     }
 
     /** The claim {@code pair} of two requests, {@code a} and {@code b}, and the template {@code single}. */
@@ -38,13 +35,13 @@ class InjectedPodOnNodeIT {
 
     /** The pod {@code name} with the claims of {@link #claims}, whose app runs {@code script} with sh, then sleeps. */
     private static Pod app(String namespace, String name, String script) {
-        return PODS.app(namespace, name, List.of("/bin/sh", "-c", script + "; exec sleep 3600"),
+        return NODE.pods().app(namespace, name, List.of("/bin/sh", "-c", script + "; exec sleep 3600"),
                 AppPods.claim("pair", "pair"), AppPods.fromTemplate("own", "single"));
     }
 
     /** What Go decodes from the driver's file of {@code claim}'s {@code request} on the host, but its generation. */
     private static JsonNode goDecodeWithoutGeneration(String namespace, String claim, String request) throws Exception {
-        return GoReader.withoutGeneration(GO.decode(PODS.hostFile(namespace, claim, request)));
+        return GoReader.withoutGeneration(NODE.goReader().decode(NODE.pods().hostFile(namespace, claim, request)));
     }
 
     @Test
@@ -55,20 +52,20 @@ class InjectedPodOnNodeIT {
                 + "curl -fsS localhost:8089/$p; echo; done");
         Pod created = NODE.client().resource(pod).create();
         assertEquals(AppPods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
-        Pod running = PODS.awaitAppRunning(created);
+        Pod running = NODE.pods().awaitAppRunning(created);
 
-        List<TimedLine> lines = PODS.awaitLog(running, AppPods.APP, 3);
-        assertEquals(goDecodeWithoutGeneration(namespace, "pair", "a"), GO.asGoSeesIt(lines.get(0).text()), "claims/pair/a");
-        assertEquals(goDecodeWithoutGeneration(namespace, "pair", "b"), GO.asGoSeesIt(lines.get(1).text()), "claims/pair/b");
+        List<TimedLine> lines = NODE.pods().awaitLog(running, AppPods.APP, 3);
+        assertEquals(goDecodeWithoutGeneration(namespace, "pair", "a"), NODE.goReader().asGoSeesIt(lines.get(0).text()), "claims/pair/a");
+        assertEquals(goDecodeWithoutGeneration(namespace, "pair", "b"), NODE.goReader().asGoSeesIt(lines.get(1).text()), "claims/pair/b");
         assertEquals(goDecodeWithoutGeneration(namespace, AppPods.generatedClaim(running, "own"), "gpu"),
-                GO.asGoSeesIt(lines.get(2).text()), "template-claims/own/gpu (podClaimName own)");
+                NODE.goReader().asGoSeesIt(lines.get(2).text()), "template-claims/own/gpu (podClaimName own)");
     }
 
     @Test
     void aSidecarNarrowedToOneRequestSeesThatRequestOnly() throws Exception {
         String namespace = NODE.restrictedNamespace("narrowed", Map.of());
         claims(namespace);
-        Pod base = PODS.basePod(namespace, "unused");
+        Pod base = NODE.pods().basePod(namespace, "unused");
         Pod pod = new PodBuilder(app(namespace, "narrowed", "curl -fsS localhost:8089/claims; echo")).editSpec()
                 .withInitContainers(AppPods.container(base, AppPods.SIDECAR)).withVolumes(base.getSpec().getVolumes())
                 .endSpec().build();
@@ -77,11 +74,11 @@ class InjectedPodOnNodeIT {
                 .withName("pair").withRequest("a").build()));
         sidecar.getEnv().stream().filter(e -> e.getName().equals("DRA_METADATA_EXPECTED_CLAIMS")).findFirst()
                 .orElseThrow().setValue("claims/pair/a");
-        Pod running = PODS.awaitAppRunning(NODE.client().resource(pod).create());
+        Pod running = NODE.pods().awaitAppRunning(NODE.client().resource(pod).create());
 
-        assertEquals("{\"claims\":[{\"name\":\"pair\",\"requests\":[\"a\"]}],\"devices\":\"/devices\"}", PODS.awaitLog(running, AppPods.APP, 1).get(0).text(),
+        assertEquals("{\"claims\":[{\"name\":\"pair\",\"requests\":[\"a\"]}],\"devices\":\"/devices\"}", NODE.pods().awaitLog(running, AppPods.APP, 1).get(0).text(),
                 "the sidecar lists the one request its container lists");
-        assertEquals("404", PODS.exec(running, AppPods.APP, "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
+        assertEquals("404", NODE.pods().exec(running, AppPods.APP, "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
                 "localhost:8089/claims/pair/b"), "the other request is not there for it");
     }
 }

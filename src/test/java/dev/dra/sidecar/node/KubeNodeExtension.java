@@ -20,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
@@ -27,11 +28,13 @@ import org.junit.jupiter.api.extension.TestWatcher;
 /**
  * Gives a test class the one real node of {@link KubeNode} (only one can run per machine: started by the first
  * class that needs it, stopped when the test run ends, which fails the run if the node left anything behind), a
- * client for its API server, and the sidecar image imported into its containerd. Without root, Go or podman every test of the class is skipped and says why.
- * The node's logs at a failed test are kept in {@code target/kube-node-failed/<class>.<method>/}: a later class may
- * start the node again, which starts its logs afresh.
+ * client for its API server, the sidecar image imported into its containerd, the class's app pods there
+ * ({@link #pods()}) and a Go reader of its own ({@link #goReader()}, stopped after the class). Without root, Go or
+ * podman every test of the class is skipped and says why. The node's logs at a failed test are kept in
+ * {@code target/kube-node-failed/<class>.<method>/}: a later class may start the node again, which starts its logs
+ * afresh.
  */
-final class KubeNodeExtension implements BeforeAllCallback, TestWatcher {
+final class KubeNodeExtension implements BeforeAllCallback, AfterAllCallback, TestWatcher {
 
     private static final Path FAILED_LOGS = Path.of("target/kube-node-failed");
 
@@ -41,6 +44,8 @@ final class KubeNodeExtension implements BeforeAllCallback, TestWatcher {
             "pod-security.kubernetes.io/warn", "restricted");
 
     private Holder holder;
+    private final AppPods pods = new AppPods(this);
+    private final GoReader goReader = new GoReader();
 
     /** The node, its client and the images, or why there is none. */
     private record Shared(KubeNode node, KubernetesClient client, String sidecarImage, String unavailable)
@@ -100,6 +105,11 @@ final class KubeNodeExtension implements BeforeAllCallback, TestWatcher {
     }
 
     @Override
+    public void afterAll(ExtensionContext context) {
+        goReader.close();
+    }
+
+    @Override
     public void testFailed(ExtensionContext context, Throwable cause) {
         Path to = FAILED_LOGS.resolve(context.getRequiredTestClass().getSimpleName() + "."
                 + context.getRequiredTestMethod().getName());
@@ -120,6 +130,16 @@ final class KubeNodeExtension implements BeforeAllCallback, TestWatcher {
 
     KubeNode node() {
         return holder.current.node();
+    }
+
+    /** The class's app pods on the node: made from the shipped manifests, waited for, looked into. */
+    AppPods pods() {
+        return pods;
+    }
+
+    /** The class's Go reader: its oracle starts at the first question and stops after the class's tests. */
+    GoReader goReader() {
+        return goReader;
     }
 
     /** The sidecar image's name in the node's containerd. */

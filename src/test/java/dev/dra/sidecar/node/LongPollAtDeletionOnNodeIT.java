@@ -28,7 +28,6 @@ class LongPollAtDeletionOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final AppPods PODS = new AppPods(NODE);
     private static final String POLLER = "long-poller";
     /** How long after its container's end kubelet may take to close a followed log. */
     private static final Duration LOG_END = Duration.ofSeconds(30);
@@ -55,7 +54,7 @@ class LongPollAtDeletionOnNodeIT {
     @Test
     void aLongPollWaitingAtDeletionIsAnsweredWithTheCurrentMetadataAndTheSidecarExitsZero() throws Exception {
         String namespace = NODE.restrictedNamespace("long-poll", Map.of());
-        Pod pod = PODS.basePod(namespace, "long-poll");
+        Pod pod = NODE.pods().basePod(namespace, "long-poll");
         pod.getMetadata().setFinalizers(List.of(HOLD));
         pod.getSpec().setTerminationGracePeriodSeconds(10L);
         Container poller = new ContainerBuilder().withName(POLLER).withImage(NODE.appImage())
@@ -65,8 +64,8 @@ class LongPollAtDeletionOnNodeIT {
         pod.getSpec().getInitContainers().add(0, poller);
         NODE.client().resource(pod).create();
         try {
-            Pod running = PODS.awaitAppRunning(pod);
-            List<TimedLine> before = PODS.awaitLog(running, POLLER, 3);
+            Pod running = NODE.pods().awaitAppRunning(pod);
+            List<TimedLine> before = NODE.pods().awaitLog(running, POLLER, 3);
             assertEquals("first status: HTTP/1.1 200 OK", before.get(0).text(), "the sidecar answered the poller");
             String etag = before.get(2).text().replaceFirst("^waiting, lastEtag ", "");
             assertTrue(etag.startsWith("\""), "the poller waits with the ETag it got: " + before);
@@ -75,10 +74,10 @@ class LongPollAtDeletionOnNodeIT {
                     "the sidecar's gauge counting the poller's long poll");
 
             // Followed from now on: kubelet removes a deleted pod's containers, logs and all, soon after they end.
-            try (FollowedLog pollerLog = PODS.follow(running, POLLER);
-                    FollowedLog sidecarFollowed = PODS.follow(running, AppPods.SIDECAR)) {
+            try (FollowedLog pollerLog = NODE.pods().follow(running, POLLER);
+                    FollowedLog sidecarFollowed = NODE.pods().follow(running, AppPods.SIDECAR)) {
                 NODE.client().resource(running).delete();
-                Pod ended = Eventually.await(Duration.ofSeconds(60), () -> PODS.get(running), p -> terminated(p, AppPods.APP)
+                Pod ended = Eventually.await(Duration.ofSeconds(60), () -> NODE.pods().get(running), p -> terminated(p, AppPods.APP)
                         && terminated(p, AppPods.SIDECAR) && terminated(p, POLLER), "the pod's three containers ended");
 
                 List<TimedLine> log = pollerLog.lines(LOG_END);
@@ -110,13 +109,13 @@ class LongPollAtDeletionOnNodeIT {
             NODE.client().pods().inNamespace(namespace).withName("long-poll")
                     .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
         }
-        Eventually.await(Duration.ofSeconds(60), () -> PODS.get(pod), p -> p == null, "the pod gone");
+        Eventually.await(Duration.ofSeconds(60), () -> NODE.pods().get(pod), p -> p == null, "the pod gone");
     }
 
     /** The sidecar's gauge line of waiting long polls, scraped from inside the pod (its network namespace). */
     private static String waiters(Pod pod) {
         try {
-            return PODS.exec(pod, AppPods.APP, "curl", "-fsS", "localhost:9000/q/metrics").lines()
+            return NODE.pods().exec(pod, AppPods.APP, "curl", "-fsS", "localhost:9000/q/metrics").lines()
                     .filter(l -> l.startsWith("dra_long_poll_waiters ")).findFirst().orElse("no dra_long_poll_waiters");
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);

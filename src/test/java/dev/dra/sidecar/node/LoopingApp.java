@@ -52,7 +52,7 @@ final class LoopingApp implements AutoCloseable {
         this.started = started;
         this.answers = Path.of("/var/lib/kubelet/pods", started.getMetadata().getUid(),
                 "volumes/kubernetes.io~empty-dir/answers/answers");
-        this.hostFile = new AppPods(node).hostFile(namespace, "gpu-claim", "gpu");
+        this.hostFile = node.pods().hostFile(namespace, "gpu-claim", "gpu");
         this.watch = node.client().pods().inNamespace(namespace).withName(started.getMetadata().getName())
                 .watch(new Watcher<Pod>() {
                     @Override
@@ -72,7 +72,7 @@ final class LoopingApp implements AutoCloseable {
      * once the sidecar is ready and the app has its first {@code 200}.
      */
     static LoopingApp start(KubeNodeExtension node, String prefix) throws Exception {
-        AppPods pods = new AppPods(node);
+        AppPods pods = node.pods();
         pods.applyInjection();
         String namespace = node.restrictedNamespace(prefix, Map.of(AppPods.OPT_IN, "true"));
         node.create(namespace, ClaimManifests.GPU_CLAIM);
@@ -190,7 +190,7 @@ final class LoopingApp implements AutoCloseable {
 
     /** The pod as the API server has it now. */
     Pod now() {
-        return new AppPods(node).get(started);
+        return node.pods().get(started);
     }
 
     /**

@@ -75,7 +75,7 @@ final class NodeAgent {
                 "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", "true");
         // A refusal is not enforced yet either: admission keeps the sidecar's deleted binding of the same name a
         // moment longer than its parameters, and refuses opted-in pods meanwhile (no params found).
-        new AppPods(node).awaitAdmitted(probe, READY, pod -> pod.getSpec().getContainers().get(0).getEnv().stream()
+        node.pods().awaitAdmitted(probe, READY, pod -> pod.getSpec().getContainers().get(0).getEnv().stream()
                 .anyMatch(env -> env.getName().equals("DRA_METADATA_URL")), "the node-mode injection enforced");
     }
 
@@ -136,9 +136,9 @@ final class NodeAgent {
     }
 
     /** The agent container's memory cgroup directory on the host (cgroup v1). */
-    Path memoryCgroup(AppPods pods) throws Exception {
+    Path memoryCgroup() throws Exception {
         String id = AppPods.status(pod(), "agent").getContainerID().replaceFirst("^containerd://", "");
-        String memory = Files.readAllLines(Path.of("/proc", Long.toString(pods.hostPid(id)), "cgroup")).stream()
+        String memory = Files.readAllLines(Path.of("/proc", Long.toString(node.pods().hostPid(id)), "cgroup")).stream()
                 .filter(line -> line.split(":")[1].equals("memory")).findFirst().orElseThrow().split(":", 3)[2];
         return Path.of("/sys/fs/cgroup/memory" + memory);
     }

@@ -39,9 +39,6 @@ class PlainCallsOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    @RegisterExtension
-    static final GoReader GO = new GoReader();
-    private static final AppPods PODS = new AppPods(NODE);
     private static final Pattern SH_EXAMPLE = Pattern.compile("```sh example\\n(.*?)```", Pattern.DOTALL);
     private static final String GPU = "localhost:8089/claims/gpu-claim/gpu";
     private static final String NIC = "localhost:8089/claims/net-claim/nic";
@@ -66,19 +63,19 @@ class PlainCallsOnNodeIT {
 
     @BeforeAll
     static void startThePodAndRewriteTheDriversFiles() throws Exception {
-        PODS.applyInjection();
+        NODE.pods().applyInjection();
         namespace = NODE.restrictedNamespace("plain-calls", Map.of(AppPods.OPT_IN, "true"));
         NODE.create(namespace, ClaimManifests.all(ClaimManifests.claim("gpu-claim", "gpu", 2),
                 ClaimManifests.claim("net-claim", "nic")));
-        Pod app = PODS.app(namespace, "plain-calls", List.of("/bin/sh", "-eu", "-c", WAIT_FOR_THE_DRIVER),
+        Pod app = NODE.pods().app(namespace, "plain-calls", List.of("/bin/sh", "-eu", "-c", WAIT_FOR_THE_DRIVER),
                 AppPods.claim("gpu-claim", "gpu-claim"), AppPods.claim("net-claim", "net-claim"));
-        Pod created = PODS.createInjected(app);
+        Pod created = NODE.pods().createInjected(app);
         assertEquals(AppPods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
-        pod = PODS.awaitAppRunning(created);
-        waiting = List.of(PODS.awaitLog(pod, AppPods.APP, 1).get(0).text().split(" "));
+        pod = NODE.pods().awaitAppRunning(created);
+        waiting = List.of(NODE.pods().awaitLog(pod, AppPods.APP, 1).get(0).text().split(" "));
         assertEquals("waiting", waiting.get(0), "the app took both ETags: " + waiting);
 
-        rewriteInPlace(PODS.hostFile(namespace, "gpu-claim", "gpu"), devices -> {
+        rewriteInPlace(NODE.pods().hostFile(namespace, "gpu-claim", "gpu"), devices -> {
             for (int i = 0; i < devices.size(); i++) {
                 ObjectNode attributes = (ObjectNode) devices.get(i).get("attributes");
                 attributes.putObject("uuid").put("string", "GPU-%08x-0b3d-4f58-a9e6-c1d2e3f40516".formatted(0xf0000000L - i));
@@ -86,9 +83,9 @@ class PlainCallsOnNodeIT {
                 attributes.putObject("model").put("string", "Example 'H100' $(id) `id` 80GB;x=1");
             }
         });
-        rewriteInPlace(PODS.hostFile(namespace, "net-claim", "nic"),
+        rewriteInPlace(NODE.pods().hostFile(namespace, "net-claim", "nic"),
                 devices -> devices.forEach(d -> ((ObjectNode) d).putObject("networkData").put("interfaceName", "net1")));
-        changed = PODS.awaitLog(pod, AppPods.APP, 3).stream().skip(1).map(TimedLine::text).toList();
+        changed = NODE.pods().awaitLog(pod, AppPods.APP, 3).stream().skip(1).map(TimedLine::text).toList();
     }
 
     /**
@@ -118,7 +115,7 @@ class PlainCallsOnNodeIT {
 
     /** The devices of the request as the Go reader decodes the driver's file on the host now. */
     private static JsonNode goDevices(String claim, String request) throws Exception {
-        return GO.decode(PODS.hostFile(namespace, claim, request)).at("/requests/0/devices");
+        return NODE.goReader().decode(NODE.pods().hostFile(namespace, claim, request)).at("/requests/0/devices");
     }
 
     private static List<String> values(JsonNode devices, String pointer) {
@@ -168,17 +165,17 @@ class PlainCallsOnNodeIT {
         assertEquals("CUDA_VISIBLE_DEVICES=" + String.join(",", uuids) + "\n"
                 + values(gpus, "/attributes/resource.kubernetes.io~1pciBusID/string").stream()
                         .map(id -> id + "\n").collect(Collectors.joining()),
-                PODS.exec(pod, AppPods.APP, "sh", "-eu", "-c", recipes.get(0)),
+                NODE.pods().exec(pod, AppPods.APP, "sh", "-eu", "-c", recipes.get(0)),
                 "CUDA_VISIBLE_DEVICES and the PCI bus IDs, in the order of the driver's file");
 
-        JsonNode served = GoOracle.JSON.readTree(PODS.exec(pod, AppPods.APP, "curl", "-fsS", GPU))
+        JsonNode served = GoOracle.JSON.readTree(NODE.pods().exec(pod, AppPods.APP, "curl", "-fsS", GPU))
                 .at("/requests/0/devices/0/attributes");
         assertEquals(gpus.get(0).get("attributes"), served, "the JSON route's first device, as Go decodes it");
         assertEquals("NCCL_SOCKET_IFNAME=" + String.join(",", values(goDevices("net-claim", "nic"),
                 "/networkData/interfaceName")) + "\n"
                 + "gpu-0: " + served.at("/model/string").asText() + " at "
                 + served.at("/resource.kubernetes.io~1pciBusID/string").asText() + "\n",
-                PODS.exec(pod, AppPods.APP, "sh", "-eu", "-c", recipes.get(1)),
+                NODE.pods().exec(pod, AppPods.APP, "sh", "-eu", "-c", recipes.get(1)),
                 "NCCL_SOCKET_IFNAME from networkData, and two values of the env route as the JSON route has them");
     }
 }

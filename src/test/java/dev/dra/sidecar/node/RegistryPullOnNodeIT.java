@@ -43,9 +43,6 @@ class RegistryPullOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    @RegisterExtension
-    static final GoReader GO = new GoReader();
-    private static final AppPods PODS = new AppPods(NODE);
     private static final String SECRET = "registry-credentials";
     private static final Path STATE = Path.of("target/registry-pull");
     private static TestRegistry registry;
@@ -85,7 +82,7 @@ class RegistryPullOnNodeIT {
     @AfterAll
     static void stop() throws Exception {
         // The node tests after this one inject the image imported into the node, as deploy/kubernetes/injection names it.
-        new AppPods(NODE).applyInjection();
+        NODE.pods().applyInjection();
         if (registry != null) {
             registry.close();
         }
@@ -93,12 +90,12 @@ class RegistryPullOnNodeIT {
 
     private Pod app(String namespace, String name, boolean withSecret) {
         NODE.create(namespace, ClaimManifests.GPU_CLAIM);
-        Pod pod = PODS.app(namespace, name, List.of("/bin/sh", "-c",
+        Pod pod = NODE.pods().app(namespace, name, List.of("/bin/sh", "-c",
                 "curl -fsS localhost:8089/claims/gpu-claim/gpu; echo; exec sleep 3600"), AppPods.claim("gpu-claim", "gpu-claim"));
         if (withSecret) {
             pod.getSpec().setImagePullSecrets(List.of(new LocalObjectReference(SECRET)));
         }
-        return PODS.createInjected(pod);
+        return NODE.pods().createInjected(pod);
     }
 
     @Test
@@ -115,7 +112,7 @@ class RegistryPullOnNodeIT {
         Pod created = app(namespace, "pulled", true);
         assertEquals(release.image(), AppPods.container(created, AppPods.SIDECAR).getImage(),
                 "the chart installed with no values injects the released image, pinned by digest");
-        Pod running = PODS.awaitAppRunning(created);
+        Pod running = NODE.pods().awaitAppRunning(created);
 
         ContainerStatus sidecar = AppPods.status(running, AppPods.SIDECAR);
         assertTrue(sidecar.getImageID().endsWith("@" + release.digest()), "containerd ran the digest: " + sidecar.getImageID());
@@ -124,9 +121,9 @@ class RegistryPullOnNodeIT {
         Event pulled = awaitEvent(namespace, "pulled", "Pulled", "Successfully pulled image");
         assertTrue(pulled.getMessage().contains(release.image()), pulled.getMessage());
 
-        String served = PODS.awaitLog(running, AppPods.APP, 1).get(0).text();
-        JsonNode expected = GoReader.withoutGeneration(GO.decode(PODS.hostFile(namespace, "gpu-claim", "gpu")));
-        assertEquals(expected, GO.asGoSeesIt(served), "claims/gpu-claim/gpu as the Go reader decodes the host file");
+        String served = NODE.pods().awaitLog(running, AppPods.APP, 1).get(0).text();
+        JsonNode expected = GoReader.withoutGeneration(NODE.goReader().decode(NODE.pods().hostFile(namespace, "gpu-claim", "gpu")));
+        assertEquals(expected, NODE.goReader().asGoSeesIt(served), "claims/gpu-claim/gpu as the Go reader decodes the host file");
     }
 
     @Test
