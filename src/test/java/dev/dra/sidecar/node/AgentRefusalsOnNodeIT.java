@@ -76,6 +76,21 @@ class AgentRefusalsOnNodeIT {
         return status + " " + problem.path("code").asText();
     }
 
+    /**
+     * {@code pod} given by hand what node mode's injection gives an opted-in pod: a projected token for
+     * {@code audience} in the volume {@code volume}, mounted read-only at {@code mountPath} in its first container,
+     * and {@code DRA_METADATA_URL} naming the agent at the owner pod's node address.
+     */
+    private static Pod givenToken(Pod pod, String volume, String audience, String mountPath) {
+        return new PodBuilder(pod).editSpec()
+                .addNewVolume().withName(volume).withNewProjected().addNewSource().withNewServiceAccountToken()
+                .withAudience(audience).withPath("token").endServiceAccountToken().endSource().endProjected()
+                .endVolume().editFirstContainer().addNewVolumeMount().withName(volume).withMountPath(mountPath)
+                .withReadOnly(true).endVolumeMount().addNewEnv().withName("DRA_METADATA_URL")
+                .withValue("http://" + owner.getStatus().getHostIP() + ":8089").endEnv().endContainer().endSpec().build();
+    }
+
+    /** The curl arguments that send the token in {@code tokenFile} as the bearer token. */
     private static String withToken(String tokenFile) {
         return "-H \"Authorization: Bearer $(cat " + tokenFile + ")\"";
     }
@@ -93,12 +108,8 @@ class AgentRefusalsOnNodeIT {
 
     @Test
     void aTokenForAnotherAudienceIsRefused() throws Exception {
-        Pod pod = new PodBuilder(NodeAgent.app(NODE, namespace, "other-audience", "{}", "", "true")).editSpec()
-                .addNewVolume().withName("other").withNewProjected().addNewSource().withNewServiceAccountToken()
-                .withAudience("another-service").withPath("token").endServiceAccountToken().endSource().endProjected()
-                .endVolume().editFirstContainer().addNewVolumeMount().withName("other").withMountPath("/var/run/other")
-                .withReadOnly(true).endVolumeMount().addNewEnv().withName("DRA_METADATA_URL")
-                .withValue("http://" + owner.getStatus().getHostIP() + ":8089").endEnv().endContainer().endSpec().build();
+        Pod pod = givenToken(NodeAgent.app(NODE, namespace, "other-audience", "{}", "", "true"), "other",
+                "another-service", "/var/run/other");
         Pod running = NODE.pods().awaitAppRunning(NODE.client().resource(pod).create());
         assertEquals("401 invalid-token", refusal(running, withToken("/var/run/other/token"),
                 "\"$DRA_METADATA_URL/claims/gpu-claim/gpu\""));
@@ -143,13 +154,9 @@ class AgentRefusalsOnNodeIT {
                 .withLabels(Map.of("pod-security.kubernetes.io/enforce", "privileged")).endMetadata().build()).create();
         NODE.client().serviceAccounts().inNamespace(hostNamespace).withName("default").waitUntilCondition(
                 sa -> sa != null, 30, TimeUnit.SECONDS);
-        Pod pod = new PodBuilder(NodeAgent.app(NODE, hostNamespace, "host-network", "{}", "", "true")).editMetadata()
-                .withLabels(Map.of()).endMetadata().editSpec().withHostNetwork(true)
-                .addNewVolume().withName("token").withNewProjected().addNewSource().withNewServiceAccountToken()
-                .withAudience("dra-metadata-sidecar").withPath("token").endServiceAccountToken().endSource().endProjected()
-                .endVolume().editFirstContainer().addNewVolumeMount().withName("token").withMountPath("/var/run/secrets/dra-metadata")
-                .withReadOnly(true).endVolumeMount().addNewEnv().withName("DRA_METADATA_URL")
-                .withValue("http://" + owner.getStatus().getHostIP() + ":8089").endEnv().endContainer().endSpec().build();
+        Pod pod = new PodBuilder(givenToken(NodeAgent.app(NODE, hostNamespace, "host-network", "{}", "", "true"),
+                "token", "dra-metadata-sidecar", "/var/run/secrets/dra-metadata")).editMetadata().withLabels(Map.of())
+                .endMetadata().editSpec().withHostNetwork(true).endSpec().build();
         Pod running = NODE.pods().awaitAppRunning(NODE.client().resource(pod).create());
         assertEquals("403 peer-not-allowed", refusal(running, withToken(NodeAgent.TOKEN), "\"$DRA_METADATA_URL/claims\""));
     }
