@@ -31,7 +31,7 @@ class AgentMemoryOnNodeIT {
     @BeforeAll
     static void twentyPods() throws Exception {
         agent = NodeAgent.deploy(NODE);
-        namespace = NODE.restrictedNamespace("agent-memory", NodeAgent.optIn());
+        namespace = NODE.restrictedNamespace("agent-memory", AppPods.optIn());
         NODE.create(namespace, ClaimManifests.GPU_CLAIM_AND_TEMPLATE);
         // Each answer's status, one a line (000: not answered within 30 s): memory measured under refusals would say
         // nothing of the agent serving.

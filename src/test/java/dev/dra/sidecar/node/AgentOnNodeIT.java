@@ -49,7 +49,7 @@ class AgentOnNodeIT {
         NODE.apply(ClaimManifests.EXTENDED_CLASS);
         List<Pod> submitted = new ArrayList<>();
         for (String prefix : List.of("agent-a", "agent-b")) {
-            String namespace = NODE.restrictedNamespace(prefix, NodeAgent.optIn());
+            String namespace = NODE.restrictedNamespace(prefix, AppPods.optIn());
             NODE.create(namespace, ClaimManifests.GPU_CLAIM_AND_TEMPLATE);
             List<Pod> pods = List.of(
                     NodeAgent.app(NODE, namespace, "direct", "{claims: [{name: gpu}]}",

@@ -36,7 +36,7 @@ class AgentRefusalsOnNodeIT {
     @BeforeAll
     static void deployTheAgentAndTwoPods() throws Exception {
         agent = NodeAgent.deploy(NODE);
-        namespace = NODE.restrictedNamespace("agent-hostile", NodeAgent.optIn());
+        namespace = NODE.restrictedNamespace("agent-hostile", AppPods.optIn());
         NODE.create(namespace, ClaimManifests.GPU_CLAIM_AND_TEMPLATE);
         Pod submittedOwner = NODE.client().resource(NodeAgent.app(NODE, namespace, "owner", "{claims: [{name: gpu}]}",
                 "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", "true")).create();

@@ -27,6 +27,7 @@ import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
@@ -43,13 +44,27 @@ final class AppPods {
     static final Duration POD_START = Duration.ofSeconds(90);
     static final Path BASE = Path.of("deploy/kubernetes/base");
     static final Path INJECTION = Path.of("deploy/kubernetes/injection");
-    /** The label by which a namespace or pod opts in to deploy/kubernetes/injection. */
+    /**
+     * The label by which a namespace or pod opts in to the injection: sidecar mode's (deploy/kubernetes/injection)
+     * and node mode's (deploy/kubernetes/node) alike.
+     */
     static final String OPT_IN = "dra-metadata-sidecar.dra.dev/inject";
 
     private final KubeNodeExtension node;
 
     AppPods(KubeNodeExtension node) {
         this.node = node;
+    }
+
+    /** The labels of a namespace all of whose pods opt in to the injection ({@link #OPT_IN}). */
+    static Map<String, String> optIn() {
+        return Map.of(OPT_IN, "true");
+    }
+
+    /** Whether {@code pod}'s status has the condition Ready true; false while it has no status. */
+    static boolean ready(Pod pod) {
+        return pod.getStatus() != null && pod.getStatus().getConditions().stream()
+                .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
     }
 
     /**
@@ -183,15 +198,18 @@ final class AppPods {
                         + namespace).get(0);
     }
 
+    /** {@code pod} as the API server has it now (by namespace and name), or null once it is gone. */
     Pod get(Pod pod) {
         return node.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).get();
     }
 
+    /** Whether kubelet reports {@code container} of {@code pod} running; false while it reports nothing of it. */
     static boolean running(Pod pod, String container) {
         ContainerStatus status = status(pod, container);
         return status != null && status.getState() != null && status.getState().getRunning() != null;
     }
 
+    /** {@code container}'s status in {@code pod}'s, init containers' included; null while kubelet reports none. */
     static ContainerStatus status(Pod pod, String container) {
         if (pod == null || pod.getStatus() == null) {
             return null;

@@ -65,9 +65,9 @@ class ContainerdRestartOnNodeIT {
             assertTrue(seen.longestGapMs() < LoopingApp.MAX_GAP_MS, "answered throughout: " + seen);
             assertEquals(before, LoopingApp.containers(after), "kubelet reports the pod as before: neither container"
                     + " restarted");
-            assertTrue(LoopingApp.ready(after), "the pod Ready");
+            assertTrue(AppPods.ready(after), "the pod Ready");
             List<Pod> reported = app.reported();
-            assertTrue(reported.stream().allMatch(LoopingApp::ready), "Ready in every status reported: "
+            assertTrue(reported.stream().allMatch(AppPods::ready), "Ready in every status reported: "
                     + reported.stream().map(LoopingApp::containers).toList());
         }
     }

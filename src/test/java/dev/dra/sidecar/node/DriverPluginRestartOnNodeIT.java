@@ -54,7 +54,7 @@ class DriverPluginRestartOnNodeIT {
             assertTrue(java.util.Arrays.equals(file, Files.readAllBytes(app.hostFile)), "the pod's file kept as it was");
             Pod after = app.now();
             assertEquals(before, LoopingApp.containers(after), "neither container restarted");
-            assertTrue(LoopingApp.ready(after));
+            assertTrue(AppPods.ready(after));
         }
     }
 }

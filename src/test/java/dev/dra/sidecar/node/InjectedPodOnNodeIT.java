@@ -46,7 +46,7 @@ class InjectedPodOnNodeIT {
 
     @Test
     void anOptedInPodGetsTheSidecarAndItsAppReadsEveryRequestAsGoDecodesIt() throws Exception {
-        String namespace = NODE.restrictedNamespace("injected", Map.of(AppPods.OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("injected", AppPods.optIn());
         claims(namespace);
         Pod pod = app(namespace, "injected", "for p in claims/pair/a claims/pair/b template-claims/own/gpu; do "
                 + "curl -fsS localhost:8089/$p; echo; done");

@@ -122,10 +122,12 @@ final class KubeNodeExtension implements BeforeAllCallback, AfterAllCallback, Te
         }
     }
 
+    /** A client of the node's API server, as cluster admin. */
     KubernetesClient client() {
         return holder.current.client();
     }
 
+    /** The node itself: its facts ({@link KubeNode#env}) and its components. */
     KubeNode node() {
         return holder.current.node();
     }

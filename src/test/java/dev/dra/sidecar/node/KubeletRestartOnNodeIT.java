@@ -43,7 +43,7 @@ class KubeletRestartOnNodeIT {
             Duration probed = Eventually.awaitTrue(Duration.ofSeconds(60), "kubelet probing the sidecar again",
                     () -> app.successfulProbes("Liveness") >= 1);
             Pod after = Eventually.await(Duration.ofSeconds(30), app::now,
-                    p -> LoopingApp.containers(p).equals(before) && LoopingApp.ready(p), "kubelet reporting the pod");
+                    p -> LoopingApp.containers(p).equals(before) && AppPods.ready(p), "kubelet reporting the pod");
             LoopingApp.Seen seen = app.seenSince(fault);
             System.err.printf("[node] kubelet stopped %d ms: the app saw %s; the rewrite served %d ms after it was"
                     + " written; probes again %d ms after the start%n", (back - fault) / 1_000_000, seen,

@@ -5,7 +5,6 @@ import dev.dra.sidecar.testsupport.GoOracle;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import io.fabric8.kubernetes.api.model.PodCondition;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -18,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -74,7 +72,7 @@ final class LoopingApp implements AutoCloseable {
     static LoopingApp start(KubeNodeExtension node, String prefix) throws Exception {
         AppPods pods = node.pods();
         pods.applyInjection();
-        String namespace = node.restrictedNamespace(prefix, Map.of(AppPods.OPT_IN, "true"));
+        String namespace = node.restrictedNamespace(prefix, AppPods.optIn());
         node.create(namespace, ClaimManifests.GPU_CLAIM);
         String path = "/claims/gpu-claim/gpu/drivers/" + node.node().env.get("driver");
         List<String> command = List.of("/usr/bin/python3", "-c", Files.readString(SCRIPT), path, "/answers/answers",
@@ -89,7 +87,7 @@ final class LoopingApp implements AutoCloseable {
                 p -> !p.getSpec().getInitContainers().isEmpty(), "the injection policy in effect");
         Pod created = node.client().resource(pod).create();
         Pod running = Eventually.await(AppPods.POD_START, () -> pods.get(created),
-                p -> AppPods.running(p, AppPods.APP) && ready(p), "pod " + namespace + "/app Ready");
+                p -> AppPods.running(p, AppPods.APP) && AppPods.ready(p), "pod " + namespace + "/app Ready");
         LoopingApp app = new LoopingApp(node, namespace, running);
         Eventually.await(AppPods.POD_START, app::answers, a -> a.stream().anyMatch(Answer::ok),
                 "the app's first 200");
@@ -170,6 +168,7 @@ final class LoopingApp implements AutoCloseable {
         }
     }
 
+    /** What the app saw from {@code fromNs} on (wall clock, ns): its answers, longest gap and answers not 200. */
     Seen seenSince(long fromNs) {
         List<Answer> window = answers().stream().filter(a -> a.answeredNs() >= fromNs).toList();
         long last = fromNs;
@@ -213,11 +212,6 @@ final class LoopingApp implements AutoCloseable {
                 + AppPods.SIDECAR + "\"") && l.contains("namespace=\"" + namespace + "\"") && l.contains(pod)
                 && l.contains("probe_type=\"" + probeType + "\"") && l.contains("result=\"successful\""))
                 .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
-    }
-
-    static boolean ready(Pod pod) {
-        return pod.getStatus().getConditions().stream().filter(c -> c.getType().equals("Ready"))
-                .map(PodCondition::getStatus).findFirst().orElse("").equals("True");
     }
 
     /** The container IDs and restart counts of the app and the sidecar: what stays equal when nothing restarts. */

@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.GoOracle;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.ByteArrayOutputStream;
@@ -17,7 +16,6 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -64,7 +62,7 @@ class PlainCallsOnNodeIT {
     @BeforeAll
     static void startThePodAndRewriteTheDriversFiles() throws Exception {
         NODE.pods().applyInjection();
-        namespace = NODE.restrictedNamespace("plain-calls", Map.of(AppPods.OPT_IN, "true"));
+        namespace = NODE.restrictedNamespace("plain-calls", AppPods.optIn());
         NODE.create(namespace, ClaimManifests.all(ClaimManifests.claim("gpu-claim", "gpu", 2),
                 ClaimManifests.claim("net-claim", "nic")));
         Pod app = NODE.pods().app(namespace, "plain-calls", List.of("/bin/sh", "-eu", "-c", WAIT_FOR_THE_DRIVER),

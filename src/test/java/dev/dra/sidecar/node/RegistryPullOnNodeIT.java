@@ -100,7 +100,7 @@ class RegistryPullOnNodeIT {
 
     @Test
     void theInjectedSidecarIsPulledByDigestWithTheAppPodsSecretAndServesItsClaims() throws Exception {
-        String namespace = NODE.restrictedNamespace("pulled", Map.of(AppPods.OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("pulled", AppPods.optIn());
         NODE.client().resource(new SecretBuilder().withNewMetadata().withName(SECRET).endMetadata()
                 .withType("kubernetes.io/dockerconfigjson")
                 .withData(Map.of(".dockerconfigjson", Base64.getEncoder().encodeToString(
@@ -128,7 +128,7 @@ class RegistryPullOnNodeIT {
 
     @Test
     void aPodWithoutTheSecretCannotPullTheSidecarAndSaysSo() throws Exception {
-        String namespace = NODE.restrictedNamespace("unauthorized", Map.of(AppPods.OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("unauthorized", AppPods.optIn());
         app(namespace, "unauthorized", false);
         Event failed = awaitEvent(namespace, "unauthorized", "Failed", "Failed to pull image");
         System.err.println("the event of a pull without the secret: " + failed.getReason() + ": " + failed.getMessage());
