@@ -144,7 +144,7 @@ class HelmChartInstallIT {
     void nodeModeInstallsTheKustomizeNodeModeAndUninstallsClean() throws Exception {
         new Injection(API).remove();
         String apps = API.restrictedNamespace("helm-node-apps", Map.of());
-        Kustomization kustomize = new Kustomization(API, Kustomization.NODE_MODE);
+        Kustomization kustomize = Kustomization.nodeMode(API);
         kustomize.apply();
         Pod byKustomize = awaitNodeInjection(apps, "by-kustomize");
         kustomize.remove();

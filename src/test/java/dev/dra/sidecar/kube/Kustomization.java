@@ -14,8 +14,8 @@ import java.util.List;
  */
 final class Kustomization {
 
-    /** Node mode: the agent's DaemonSet, its identity and RBAC, and the node-mode injection. */
-    static final Path NODE_MODE = Path.of("deploy", "kubernetes", "node");
+    /** Node mode's kustomization: the agent's DaemonSet, its identity and RBAC, and the node-mode injection. */
+    static final Path NODE_MODE_DIR = Path.of("deploy", "kubernetes", "node");
 
     private final KubeApiServerExtension api;
     private final Path dir;
@@ -23,6 +23,11 @@ final class Kustomization {
     Kustomization(KubeApiServerExtension api, Path dir) {
         this.api = api;
         this.dir = dir;
+    }
+
+    /** Node mode's kustomization ({@link #NODE_MODE_DIR}) on {@code api}. */
+    static Kustomization nodeMode(KubeApiServerExtension api) {
+        return new Kustomization(api, NODE_MODE_DIR);
     }
 
     /** The kustomization's objects, rendered anew. */

@@ -81,7 +81,7 @@ public class NodeAgentCluster implements QuarkusTestResourceLifecycleManager {
     /** The agent's ServiceAccount with its RBAC, from the manifests, and a token of it for the API server. */
     private static String agentToken(KubernetesClient client) throws IOException {
         for (String file : List.of("namespace.yaml", "serviceaccount.yaml", "rbac.yaml")) {
-            try (InputStream objects = Files.newInputStream(Kustomization.NODE_MODE.resolve(file))) {
+            try (InputStream objects = Files.newInputStream(Kustomization.NODE_MODE_DIR.resolve(file))) {
                 for (HasMetadata object : client.load(objects).items()) {
                     client.resource(object).createOr(NonDeletingOperation::update);
                 }

@@ -44,7 +44,7 @@ class NodeModeAdmissionIT {
     @RegisterExtension
     static final KubeApiServerExtension API = new KubeApiServerExtension();
 
-    private static final Kustomization NODE_MODE = new Kustomization(API, Kustomization.NODE_MODE);
+    private static final Kustomization NODE_MODE = Kustomization.nodeMode(API);
     private static final String TOKEN_VOLUME = "dra-metadata-token";
     private static final String GPU = "example.com/gpu";
     private static String apps;
