@@ -38,7 +38,7 @@ final class NodeAgent {
 
     /** Applies node mode (creating or updating each object) and waits until the agent's pod is ready. */
     static NodeAgent deploy(KubeNodeExtension node) throws Exception {
-        for (HasMetadata object : reversed(node.load(Kustomize.render(Path.of("deploy/kubernetes/injection"))))) {
+        for (HasMetadata object : reversed(node.load(Kustomize.render(AppPods.INJECTION)))) {
             if (!(object instanceof Namespace)) {
                 node.client().resource(object).delete();
             }
