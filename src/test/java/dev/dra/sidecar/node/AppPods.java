@@ -11,7 +11,10 @@ import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
+import io.fabric8.kubernetes.api.model.PodResourceClaim;
+import io.fabric8.kubernetes.api.model.PodResourceClaimBuilder;
 import io.fabric8.kubernetes.api.model.PodSpec;
+import io.fabric8.kubernetes.api.model.ResourceClaim;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.ContainerResource;
@@ -19,31 +22,49 @@ import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.time.DateTimeException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.opentest4j.AssertionFailedError;
 
-/** Shipped manifests on the real node, and what a pod's containers show: logs, exec, status, the driver's files. */
-final class NodePods {
+/**
+ * The tests' app pods on the real node: made from the shipped manifests with the images imported into the node,
+ * waited for, and what the node shows of them: their containers' status, logs and exec, their host PIDs, and the
+ * files the driver wrote for their claims.
+ */
+final class AppPods {
 
     static final String SIDECAR = "dra-metadata-sidecar";
     static final String APP = "app";
     static final Duration POD_START = Duration.ofSeconds(90);
     static final Path BASE = Path.of("deploy/kubernetes/base");
     static final Path INJECTION = Path.of("deploy/kubernetes/injection");
-    /** The label by which a namespace or pod opts in to deploy/kubernetes/injection. */
+    /**
+     * The label by which a namespace or pod opts in to the injection: sidecar mode's (deploy/kubernetes/injection)
+     * and node mode's (deploy/kubernetes/node) alike.
+     */
     static final String OPT_IN = "dra-metadata-sidecar.dra.dev/inject";
 
     private final KubeNodeExtension node;
 
-    NodePods(KubeNodeExtension node) {
+    AppPods(KubeNodeExtension node) {
         this.node = node;
+    }
+
+    /** The labels of a namespace all of whose pods opt in to the injection ({@link #OPT_IN}). */
+    static Map<String, String> optIn() {
+        return Map.of(OPT_IN, "true");
+    }
+
+    /** Whether {@code pod}'s status has the condition Ready true; false while it has no status. */
+    static boolean ready(Pod pod) {
+        return pod.getStatus() != null && pod.getStatus().getConditions().stream()
+                .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
     }
 
     /**
@@ -83,6 +104,40 @@ final class NodePods {
     }
 
     /**
+     * An app pod that deploy/kubernetes/injection gives the sidecar once its namespace opts in, not created:
+     * {@code name} in {@code namespace}, no service account token, Restricted at the pod (non-root, user and group
+     * 1001, RuntimeDefault seccomp), and one container {@value #APP} that runs {@code command} with the app image
+     * imported into the node (pulled never), lists each of {@code claims} whole, and neither escalates privileges
+     * nor keeps a capability.
+     */
+    Pod app(String namespace, String name, List<String> command, PodResourceClaim... claims) {
+        return new PodBuilder().withNewMetadata().withName(name).withNamespace(namespace).endMetadata()
+                .withNewSpec()
+                .withAutomountServiceAccountToken(false)
+                .withNewSecurityContext().withRunAsNonRoot(true).withRunAsUser(1001L).withRunAsGroup(1001L)
+                .withNewSeccompProfile().withType("RuntimeDefault").endSeccompProfile().endSecurityContext()
+                .withResourceClaims(claims)
+                .addNewContainer().withName(APP).withImage(node.appImage()).withImagePullPolicy("Never")
+                .withCommand(command)
+                .withNewResources().withClaims(Arrays.stream(claims).map(c -> new ResourceClaim(c.getName(), null))
+                        .toList()).endResources()
+                .withNewSecurityContext().withAllowPrivilegeEscalation(false).withNewCapabilities().withDrop("ALL")
+                .endCapabilities().endSecurityContext()
+                .endContainer()
+                .endSpec().build();
+    }
+
+    /** The pod claim {@code name} of the pod's namespace's ResourceClaim {@code claim}. */
+    static PodResourceClaim claim(String name, String claim) {
+        return new PodResourceClaimBuilder().withName(name).withResourceClaimName(claim).build();
+    }
+
+    /** The pod claim {@code name} of a ResourceClaim made for the pod from the ResourceClaimTemplate {@code template}. */
+    static PodResourceClaim fromTemplate(String name, String template) {
+        return new PodResourceClaimBuilder().withName(name).withResourceClaimTemplateName(template).build();
+    }
+
+    /**
      * deploy/kubernetes/injection applied as shipped (its ConfigMap names the sidecar image imported into the node), or
      * again (an update).
      */
@@ -116,12 +171,14 @@ final class NodePods {
         return node.client().resource(pod).create();
     }
 
+    /** The init container or container {@code name} of {@code pod}'s spec; fails when there is none. */
     static Container container(Pod pod, String name) {
         return Stream.concat(pod.getSpec().getInitContainers().stream(), pod.getSpec().getContainers().stream())
                 .filter(c -> c.getName().equals(name)).findFirst().orElseThrow();
     }
 
-    void useNodeImages(PodSpec spec) {
+    /** Gives the containers of {@code spec} the images imported into the node, the sidecar's or the app's, pulled never. */
+    private void useNodeImages(PodSpec spec) {
         for (Container container : Stream.concat(spec.getInitContainers().stream(), spec.getContainers().stream()).toList()) {
             container.setImage(SIDECAR.equals(container.getName()) ? node.sidecarImage() : node.appImage());
             container.setImagePullPolicy("Never");
@@ -141,15 +198,18 @@ final class NodePods {
                         + namespace).get(0);
     }
 
+    /** {@code pod} as the API server has it now (by namespace and name), or null once it is gone. */
     Pod get(Pod pod) {
         return node.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName()).get();
     }
 
+    /** Whether kubelet reports {@code container} of {@code pod} running; false while it reports nothing of it. */
     static boolean running(Pod pod, String container) {
         ContainerStatus status = status(pod, container);
         return status != null && status.getState() != null && status.getState().getRunning() != null;
     }
 
+    /** {@code container}'s status in {@code pod}'s, init containers' included; null while kubelet reports none. */
     static ContainerStatus status(Pod pod, String container) {
         if (pod == null || pod.getStatus() == null) {
             return null;
@@ -176,30 +236,6 @@ final class NodePods {
     private ContainerResource logs(Pod pod, String container) {
         return node.client().pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
                 .inContainer(container);
-    }
-
-    /** A log line and the time the runtime took it. */
-    record TimedLine(Instant time, String text) {
-
-        /**
-         * The lines that are not blank of a log read with timestamps; fails naming kubelet's answer when it is not
-         * such a log (kubelet answers "unable to retrieve container logs ..." once the container is gone).
-         */
-        static List<TimedLine> parse(String text) {
-            List<TimedLine> lines = new ArrayList<>();
-            for (String line : text.split("\n")) {
-                int space = line.indexOf(' ');
-                if (line.isBlank() || space > 0 && line.substring(space + 1).isBlank()) {
-                    continue;
-                }
-                try {
-                    lines.add(new TimedLine(Instant.parse(line.substring(0, Math.max(space, 0))), line.substring(space + 1)));
-                } catch (DateTimeException e) {
-                    throw new AssertionFailedError("kubelet did not answer with the container's log: " + text);
-                }
-            }
-            return lines;
-        }
     }
 
     /** The container's first {@code count} log lines that are not blank, once it has written them. */
