@@ -5,6 +5,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import dev.dra.sidecar.decode.goyaml.GoYamlPath;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.model.KubernetesTime;
 import dev.dra.sidecar.model.RawJson;

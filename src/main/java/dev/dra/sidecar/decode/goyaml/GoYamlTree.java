@@ -1,7 +1,7 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.goyaml;
 
-import dev.dra.sidecar.decode.GoYamlEvents.Event;
-import dev.dra.sidecar.decode.GoYamlEvents.Kind;
+import dev.dra.sidecar.decode.goyaml.GoYamlEvents.Event;
+import dev.dra.sidecar.decode.goyaml.GoYamlEvents.Kind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
