@@ -1,6 +1,7 @@
 package dev.dra.sidecar.decode;
 
 import com.fasterxml.jackson.databind.JsonMappingException;
+import dev.dra.sidecar.decode.gojson.GoText;
 
 /** Words for a parser or binding failure that has no Go wording: no Java class names, a few hundred characters. */
 final class ParseErrorText {

@@ -4,6 +4,7 @@ import static dev.dra.sidecar.decode.TestStreams.ALPHA;
 import static dev.dra.sidecar.decode.TestStreams.bytes;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import dev.dra.sidecar.model.Device;
 import dev.dra.sidecar.model.DeviceAttribute;
 import java.nio.charset.StandardCharsets;

@@ -1,5 +1,6 @@
 package dev.dra.sidecar.decode;
 
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 

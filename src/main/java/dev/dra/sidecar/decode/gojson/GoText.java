@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.gojson;
 
 import java.util.Comparator;
 
@@ -17,7 +17,7 @@ import java.util.Comparator;
  * Both rewrites only touch what can appear inside a string, and keep the text a syntax error wherever it was
  * one, so the stream's outcome is unchanged apart from the decoded strings.
  */
-final class GoText {
+public final class GoText {
 
     private static final char REPLACEMENT = '\uFFFD';
 
@@ -37,9 +37,9 @@ final class GoText {
      * @param text the same with Go's surrogate-escape replacement: the text every other value is read from;
      *     the same array as {@code raw} when nothing was replaced, and always of the same length
      */
-    record JsonText(char[] raw, char[] text) {}
+    public record JsonText(char[] raw, char[] text) {}
 
-    static JsonText jsonText(byte[] stream) {
+    public static JsonText jsonText(byte[] stream) {
         char[] raw = decodeUtf8(stream);
         return new JsonText(raw, replaceUnpairedSurrogateEscapes(raw));
     }
@@ -177,7 +177,7 @@ final class GoText {
      * of a surrogate pair (a lone surrogate cannot be written as UTF-8): what is kept is always a prefix of
      * {@code s}. {@code s} itself when it is not longer.
      */
-    static String clip(String s, int max) {
+    public static String clip(String s, int max) {
         if (s.length() <= max) {
             return s;
         }

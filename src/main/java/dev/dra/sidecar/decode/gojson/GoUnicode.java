@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.gojson;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -24,7 +24,7 @@ import java.util.Arrays;
  * The tables are the resource {@value #TABLES}, printed by {@code src/test/go/oracle/cmd/unicodetables};
  * a test regenerates it with the pinned Go toolchain and compares.
  */
-final class GoUnicode {
+public final class GoUnicode {
 
     static final String TABLES = "go-unicode-tables.txt";
 
@@ -73,7 +73,7 @@ final class GoUnicode {
     }
 
     /** Go's {@code strconv.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-    static boolean isPrint(int codePoint) {
+    public static boolean isPrint(int codePoint) {
         int lo = 0;
         int hi = PRINT.length / 2 - 1;
         while (lo <= hi) {
@@ -90,13 +90,13 @@ final class GoUnicode {
     }
 
     /** {@code encoding/json}'s {@code foldRune}: the smallest code point that {@code codePoint} case-folds with. */
-    static int foldRune(int codePoint) {
+    public static int foldRune(int codePoint) {
         int i = Arrays.binarySearch(FOLD_FROM, codePoint);
         return i >= 0 ? FOLD_TO[i] : codePoint;
     }
 
     /** Whether {@code json.Unmarshal} matches the object key {@code key} to the struct field named {@code field}. */
-    static boolean keyMatches(String key, String field) {
+    public static boolean keyMatches(String key, String field) {
         int i = 0;
         int j = 0;
         while (i < key.length() && j < field.length()) {
