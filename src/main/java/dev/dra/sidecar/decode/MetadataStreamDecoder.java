@@ -41,8 +41,6 @@ public final class MetadataStreamDecoder {
      * program built with Go modules (v0.36 and v0.37 alike) reports it.
      */
     private static final String GO_SCHEME_NAME = "pkg/runtime/scheme.go:111";
-    /** Failure details are cut to this many characters. */
-    static final int MAX_MESSAGE = 500;
 
     private MetadataStreamDecoder() {}
 
@@ -102,7 +100,7 @@ public final class MetadataStreamDecoder {
      */
     private static String list(List<String> versions) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < versions.size() && sb.length() <= MAX_MESSAGE; i++) {
+        for (int i = 0; i < versions.size() && sb.length() <= MetadataDecodeException.MAX_MESSAGE; i++) {
             sb.append(i == 0 ? "" : ", ").append(versions.get(i));
         }
         return clip(sb.append(')').toString());
@@ -110,7 +108,7 @@ public final class MetadataStreamDecoder {
 
     /** Cuts text quoted from the file (an apiVersion, a kind) so that no message exceeds a few hundred characters. */
     private static String clip(String s) {
-        return GoText.clip(s, MAX_MESSAGE);
+        return GoText.clip(s, MetadataDecodeException.MAX_MESSAGE);
     }
 
     /**
@@ -349,7 +347,7 @@ public final class MetadataStreamDecoder {
      * message keeps it: {@link #invalid} cuts it.
      */
     private static String quoted(char[] raw, int start, int end) {
-        return new String(raw, start, Math.min(end - start, MAX_MESSAGE + 1));
+        return new String(raw, start, Math.min(end - start, MetadataDecodeException.MAX_MESSAGE + 1));
     }
 
     /**

@@ -20,10 +20,10 @@ final class ParseErrorText {
         } else {
             message = firstLine(e.getMessage());
         }
-        message = GoText.clip(message, 4 * MetadataStreamDecoder.MAX_MESSAGE);
+        message = GoText.clip(message, 4 * MetadataDecodeException.MAX_MESSAGE);
         message = message.replaceAll("`[a-zA-Z0-9_.$]+\\.([A-Za-z0-9_$]+)`", "$1");
         // a message may quote a value of a megabyte; a detail line needs a few hundred characters
-        return GoText.clip(message, MetadataStreamDecoder.MAX_MESSAGE);
+        return GoText.clip(message, MetadataDecodeException.MAX_MESSAGE);
     }
 
     private static String fieldPath(JsonMappingException e) {
