@@ -179,7 +179,7 @@ public final class MetadataStreamDecoder {
                     + quoted(json.raw(), start, end) + "'");
         }
         if (gvk.goType() == null && gvk.isRegisteredVersion()) {
-            throw invalid(source, "decode " + gvk.groupVersion() + ": no kind " + goQuote(kind)
+            throw invalid(source, "decode " + gvk.groupVersion() + ": no kind " + GoUnicode.quote(kind)
                     + " is registered for version \"" + gvk.groupVersion() + "\" in scheme \"" + GO_SCHEME_NAME + "\"");
         }
         return gvk;
@@ -348,37 +348,6 @@ public final class MetadataStreamDecoder {
      */
     private static String quoted(char[] raw, int start, int end) {
         return new String(raw, start, Math.min(end - start, MetadataDecodeException.MAX_MESSAGE + 1));
-    }
-
-    /**
-     * Go's {@code %q} of a string ({@code strconv.Quote}): escapes for quotes, backslashes and what Go's tables
-     * hold unprintable ({@link GoUnicode#isPrint}), whatever the JDK's Unicode version.
-     */
-    static String goQuote(String s) {
-        StringBuilder out = new StringBuilder("\"");
-        s.codePoints().forEach(c -> {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case 0x07 -> out.append("\\a");
-                case '\b' -> out.append("\\b");
-                case '\f' -> out.append("\\f");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case 0x0B -> out.append("\\v");
-                default -> {
-                    if (c < 0x20 || c == 0x7F) {
-                        out.append(String.format("\\x%02x", c));
-                    } else if (GoUnicode.isPrint(c)) {
-                        out.appendCodePoint(c);
-                    } else {
-                        out.append(c > 0xFFFF ? String.format("\\U%08x", c) : String.format("\\u%04x", c));
-                    }
-                }
-            }
-        });
-        return out.append('"').toString();
     }
 
     /** How Go's {@code json.UnmarshalTypeError} names a JSON value that is not a string. */
