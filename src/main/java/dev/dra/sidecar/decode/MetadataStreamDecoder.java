@@ -202,17 +202,8 @@ public final class MetadataStreamDecoder {
         } catch (RepeatedKey e) {
             // Go decodes every value of a repeated key: the first type error among them is what it reports
             failOnGoError(json.text(), start, end, gvk, type, source);
-            char[] folded;
-            try {
-                folded = GoRepeatedKeys.fold(json.text(), json.raw(), start, end, GoTypes.ROOT);
-            } catch (IOException io) {
-                throw invalid(source, "decode " + gvk.groupVersion() + ": " + ParseErrorText.describe(io));
-            }
-            try {
-                return bind(folded, folded, 0, folded.length, gvk, source, false);
-            } catch (RepeatedKey impossible) {
-                throw new IllegalStateException("a folded object has no repeated key", impossible);
-            }
+            return bindRewritten(() -> GoRepeatedKeys.fold(json.text(), json.raw(), start, end, GoTypes.ROOT), gvk,
+                    source);
         }
     }
 
@@ -228,14 +219,29 @@ public final class MetadataStreamDecoder {
             throw invalid(source, "convert " + gvk + ": converting (" + type.name() + ") to (metadata."
                     + DeviceMetadata.KIND + "): unknown conversion");
         }
-        char[] versioned;
+        return bindRewritten(() -> InternalVersion.asV1beta1(json.text(), json.raw(), start, end), gvk, source);
+    }
+
+    /**
+     * The object rewritten into text that binds to the model as Go decodes the object: with its repeated keys
+     * folded, or the internal version's object as v1beta1. Such text repeats no key.
+     */
+    @FunctionalInterface
+    private interface Rewrite {
+        char[] text() throws IOException;
+    }
+
+    /** Binds the text {@code rewrite} makes of the object; a rewrite that fails, fails as a binding does. */
+    private static DeviceMetadata bindRewritten(Rewrite rewrite, GroupVersionKind gvk, String source)
+            throws MetadataDecodeException {
+        char[] text;
         try {
-            versioned = InternalVersion.asV1beta1(json.text(), json.raw(), start, end);
+            text = rewrite.text();
         } catch (IOException io) {
             throw invalid(source, "decode " + gvk.groupVersion() + ": " + ParseErrorText.describe(io));
         }
         try {
-            return bind(versioned, versioned, 0, versioned.length, gvk, source, false);
+            return bind(text, text, 0, text.length, gvk, source, false);
         } catch (RepeatedKey impossible) {
             throw new IllegalStateException("a folded object has no repeated key", impossible);
         }
