@@ -79,28 +79,13 @@ public final class GoText {
      */
     private static int sequenceLength(byte[] b, int i) {
         int c = b[i] & 0xFF;
-        int len;
-        int lo = 0x80;
-        int hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            if (c == 0xE0) {
-                lo = 0xA0;
-            } else if (c == 0xED) {
-                hi = 0x9F;
-            }
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            if (c == 0xF0) {
-                lo = 0x90;
-            } else if (c == 0xF4) {
-                hi = 0x8F;
-            }
-        } else {
+        if (c < 0xC2 || c > 0xF4) {
             return 0;
         }
+        int len = c <= 0xDF ? 2 : c <= 0xEF ? 3 : 4;
+        // the second byte's range is narrower after E0 (overlong), ED (surrogates), F0 (overlong), F4 (> U+10FFFF)
+        int lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        int hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
         if (i + len > b.length) {
             return 0;
         }
