@@ -58,7 +58,7 @@ final class NodePods implements AutoCloseable {
         }
         return api.get("/api/v1/namespaces/" + namespace + "/pods/" + name).handle((pod, failure) -> {
             if (failure != null) {
-                Throwable cause = TokenReviews.unwrap(failure);
+                Throwable cause = TokenReviewer.unwrap(failure);
                 if (cause instanceof KubeApi.Failed failed && failed.status == 404) {
                     return null;
                 }

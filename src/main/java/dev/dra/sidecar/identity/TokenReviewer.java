@@ -17,7 +17,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link NodeConfig#tokenCacheSize()} of them, each until {@link NodeConfig#tokenCacheTtl()} or the token's expiry,
  * whichever comes first; callers with the same token share one review in flight.
  */
-final class TokenReviews {
+final class TokenReviewer {
 
     /** The pod a token is bound to. */
     record BoundPod(String namespace, String name, String uid, String nodeName) {}
@@ -35,7 +35,7 @@ final class TokenReviews {
     private final int size;
     private final Map<String, Verdict> verdicts = new LinkedHashMap<>(16, 0.75f, true);
 
-    TokenReviews(KubeApi api, NodeConfig config) {
+    TokenReviewer(KubeApi api, NodeConfig config) {
         this.api = api;
         this.audience = config.audience();
         this.ttlNanos = config.tokenCacheTtl().toNanos();
