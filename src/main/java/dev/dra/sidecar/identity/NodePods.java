@@ -1,6 +1,7 @@
 package dev.dra.sidecar.identity;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.dra.sidecar.kube.KubeApi;
 import java.net.URLEncoder;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
@@ -58,8 +59,8 @@ final class NodePods implements AutoCloseable {
         }
         return api.get("/api/v1/namespaces/" + namespace + "/pods/" + name).handle((pod, failure) -> {
             if (failure != null) {
-                Throwable cause = TokenReviewer.unwrap(failure);
-                if (cause instanceof KubeApi.Failed failed && failed.status == 404) {
+                Throwable cause = KubeApi.cause(failure);
+                if (cause instanceof KubeApi.Failed failed && failed.status() == 404) {
                     return null;
                 }
                 throw new IllegalStateException(cause.getMessage(), cause);

@@ -1,8 +1,10 @@
 package dev.dra.sidecar.identity;
 
+import dev.dra.sidecar.kube.KubeApi;
 import dev.dra.sidecar.snapshot.NodeClaims;
 import dev.dra.sidecar.store.MetadataStore;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -36,10 +38,17 @@ public final class PodCallers implements AutoCloseable {
             throw new IllegalStateException("node mode needs the node's name: set NODE_NAME (downward API "
                     + "spec.nodeName) or dra.metadata.node.name");
         }
-        KubeApi api = KubeApi.of(config);
+        KubeApi api = new KubeApi(apiServer(config), config.tokenFile(), config.caFile());
         this.store = store;
         this.reviewer = new TokenReviewer(api, config);
         this.pods = new NodePods(api, config.nodeName());
+    }
+
+    /** The configured API server, else the in-cluster one. */
+    private static URI apiServer(NodeConfig config) {
+        return config.apiServer().or(KubeApi::inCluster).orElseThrow(() -> new IllegalStateException(
+                "node mode needs the API server: set dra.metadata.node.api-server, or run in a pod "
+                        + "(KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT)"));
     }
 
     /**
@@ -99,7 +108,7 @@ public final class PodCallers implements AutoCloseable {
         return pods.pod(bound.namespace(), bound.name(), bound.uid(), fresh).handle((pod, failure) -> {
             if (failure != null) {
                 throw new Refusal(Refusal.Reason.UNAVAILABLE, "the pod cannot be looked up now: "
-                        + TokenReviewer.unwrap(failure).getMessage());
+                        + KubeApi.cause(failure).getMessage());
             }
             if (pod == null || !pod.uid().equals(bound.uid())) {
                 throw notOnNode(bound, "it is gone");
