@@ -3,7 +3,7 @@ package dev.dra.sidecar.store;
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import dev.dra.sidecar.decode.GoCompatibleJson;
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import dev.dra.sidecar.model.DeviceMetadata;
 import java.io.IOException;
 

@@ -1,6 +1,6 @@
 package dev.dra.sidecar.store;
 
-import dev.dra.sidecar.decode.SharedStrings;
+import dev.dra.sidecar.decode.gojson.SharedStrings;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import java.nio.file.Path;
 

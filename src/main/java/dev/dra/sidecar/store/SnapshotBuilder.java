@@ -2,7 +2,7 @@ package dev.dra.sidecar.store;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import dev.dra.sidecar.decode.GoCompatibleJson;
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import dev.dra.sidecar.decode.MetadataValidator;
 import dev.dra.sidecar.decode.RequestMerger;
 import dev.dra.sidecar.model.ClaimIndex;

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.goyaml;
 
 import java.math.BigInteger;
 import java.util.Base64;

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.gojson;
 
 import java.util.Comparator;
 
@@ -17,7 +17,7 @@ import java.util.Comparator;
  * Both rewrites only touch what can appear inside a string, and keep the text a syntax error wherever it was
  * one, so the stream's outcome is unchanged apart from the decoded strings.
  */
-final class GoText {
+public final class GoText {
 
     private static final char REPLACEMENT = '\uFFFD';
 
@@ -37,9 +37,9 @@ final class GoText {
      * @param text the same with Go's surrogate-escape replacement: the text every other value is read from;
      *     the same array as {@code raw} when nothing was replaced, and always of the same length
      */
-    record JsonText(char[] raw, char[] text) {}
+    public record JsonText(char[] raw, char[] text) {}
 
-    static JsonText jsonText(byte[] stream) {
+    public static JsonText jsonText(byte[] stream) {
         char[] raw = decodeUtf8(stream);
         return new JsonText(raw, replaceUnpairedSurrogateEscapes(raw));
     }
@@ -79,28 +79,13 @@ final class GoText {
      */
     private static int sequenceLength(byte[] b, int i) {
         int c = b[i] & 0xFF;
-        int len;
-        int lo = 0x80;
-        int hi = 0xBF;
-        if (c >= 0xC2 && c <= 0xDF) {
-            len = 2;
-        } else if (c >= 0xE0 && c <= 0xEF) {
-            len = 3;
-            if (c == 0xE0) {
-                lo = 0xA0;
-            } else if (c == 0xED) {
-                hi = 0x9F;
-            }
-        } else if (c >= 0xF0 && c <= 0xF4) {
-            len = 4;
-            if (c == 0xF0) {
-                lo = 0x90;
-            } else if (c == 0xF4) {
-                hi = 0x8F;
-            }
-        } else {
+        if (c < 0xC2 || c > 0xF4) {
             return 0;
         }
+        int len = c <= 0xDF ? 2 : c <= 0xEF ? 3 : 4;
+        // the second byte's range is narrower after E0 (overlong), ED (surrogates), F0 (overlong), F4 (> U+10FFFF)
+        int lo = c == 0xE0 ? 0xA0 : c == 0xF0 ? 0x90 : 0x80;
+        int hi = c == 0xED ? 0x9F : c == 0xF4 ? 0x8F : 0xBF;
         if (i + len > b.length) {
             return 0;
         }
@@ -177,7 +162,7 @@ final class GoText {
      * of a surrogate pair (a lone surrogate cannot be written as UTF-8): what is kept is always a prefix of
      * {@code s}. {@code s} itself when it is not longer.
      */
-    static String clip(String s, int max) {
+    public static String clip(String s, int max) {
         if (s.length() <= max) {
             return s;
         }

@@ -1,6 +1,8 @@
 package dev.dra.sidecar.identity;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dra.sidecar.kube.KubeApi;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
@@ -17,7 +19,7 @@ import java.util.concurrent.CompletableFuture;
  * {@link NodeConfig#tokenCacheSize()} of them, each until {@link NodeConfig#tokenCacheTtl()} or the token's expiry,
  * whichever comes first; callers with the same token share one review in flight.
  */
-final class TokenReviews {
+final class TokenReviewer {
 
     /** The pod a token is bound to. */
     record BoundPod(String namespace, String name, String uid, String nodeName) {}
@@ -28,6 +30,7 @@ final class TokenReviews {
     static final String POD_UID = "authentication.kubernetes.io/pod-uid";
     static final String NODE_NAME = "authentication.kubernetes.io/node-name";
     private static final String SERVICE_ACCOUNT_PREFIX = "system:serviceaccount:";
+    private static final ObjectMapper JSON = new ObjectMapper();
 
     private final KubeApi api;
     private final String audience;
@@ -35,7 +38,7 @@ final class TokenReviews {
     private final int size;
     private final Map<String, Verdict> verdicts = new LinkedHashMap<>(16, 0.75f, true);
 
-    TokenReviews(KubeApi api, NodeConfig config) {
+    TokenReviewer(KubeApi api, NodeConfig config) {
         this.api = api;
         this.audience = config.audience();
         this.ttlNanos = config.tokenCacheTtl().toNanos();
@@ -58,7 +61,7 @@ final class TokenReviews {
             }
             // A review that could not be made is no verdict: the next request asks again.
             pod.whenComplete((bound, failure) -> {
-                if (failure != null && !(unwrap(failure) instanceof Refusal refusal
+                if (failure != null && !(KubeApi.cause(failure) instanceof Refusal refusal
                         && refusal.reason() != Refusal.Reason.UNAVAILABLE)) {
                     synchronized (verdicts) {
                         verdicts.remove(key);
@@ -81,7 +84,7 @@ final class TokenReviews {
         return api.post("/apis/authentication.k8s.io/v1/tokenreviews", review).handle((answer, failure) -> {
             if (failure != null) {
                 throw new Refusal(Refusal.Reason.UNAVAILABLE, "the token cannot be checked now: "
-                        + unwrap(failure).getMessage());
+                        + KubeApi.cause(failure).getMessage());
             }
             return bound(answer.path("status"));
         });
@@ -114,18 +117,13 @@ final class TokenReviews {
     private static long untilExpiry(String token) {
         try {
             String[] parts = token.split("\\.");
-            JsonNode claims = KubeApi.JSON.readTree(Base64.getUrlDecoder().decode(parts[1]));
+            JsonNode claims = JSON.readTree(Base64.getUrlDecoder().decode(parts[1]));
             long exp = claims.path("exp").asLong(0);
             return exp == 0 ? Long.MAX_VALUE
                     : Math.max(0, (exp * 1000 - System.currentTimeMillis())) * 1_000_000;
         } catch (Exception e) {
             return Long.MAX_VALUE; // not a JWT: the review says what it is, and the TTL bounds the verdict
         }
-    }
-
-    static Throwable unwrap(Throwable failure) {
-        return failure instanceof java.util.concurrent.CompletionException && failure.getCause() != null
-                ? failure.getCause() : failure;
     }
 
     private static String sha256(String token) {

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.identity;
+package dev.dra.sidecar.kube;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -17,7 +17,9 @@ import java.security.KeyStore;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -25,57 +27,76 @@ import javax.net.ssl.SSLContext;
 import javax.net.ssl.TrustManagerFactory;
 
 /**
- * The few calls the agent makes to the API server, with the JDK's HttpClient and Jackson: GET and POST of JSON, and
- * a watch read line by line. Authenticates with the agent's own service account token, read again for every call (it
- * rotates), and trusts only the configured CA.
+ * The calls made to the Kubernetes API server, with the JDK's HttpClient (HTTP/1.1) and Jackson: GET and POST of
+ * JSON, answered asynchronously within 10 s, and a watch read line by line on the calling thread. Authenticates with
+ * a service account token read again for every call (it rotates), and trusts only the given CA. Safe for use by many
+ * threads at once.
  */
-final class KubeApi {
+public final class KubeApi {
 
-    /** A call the API server answered with a status other than 2xx. */
-    static final class Failed extends RuntimeException {
-        final int status;
+    /** A call the API server answered with a status other than 2xx; its message names the call and the status. */
+    public static final class Failed extends RuntimeException {
+        private final int status;
 
         Failed(int status, String message) {
             super(message);
             this.status = status;
         }
+
+        /** The HTTP status the API server answered with, such as 404. */
+        public int status() {
+            return status;
+        }
     }
 
-    static final ObjectMapper JSON = new ObjectMapper();
+    private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
 
     private final URI server;
     private final Path tokenFile;
     private final HttpClient client;
 
-    KubeApi(URI server, Path tokenFile, Path caFile) {
+    /**
+     * @param server the API server, such as {@code https://10.96.0.1:443}
+     * @param tokenFile the service account token every call sends as its bearer token
+     * @param caFile the PEM certificates the API server's certificate must be signed by
+     * @throws IllegalStateException when the CA file cannot be read or used
+     */
+    public KubeApi(URI server, Path tokenFile, Path caFile) {
         this.server = server;
         this.tokenFile = tokenFile;
         this.client = HttpClient.newBuilder().sslContext(trusting(caFile)).connectTimeout(CALL_TIMEOUT)
                 .version(HttpClient.Version.HTTP_1_1).build();
     }
 
-    /** The configured API server, else the in-cluster one from {@code KUBERNETES_SERVICE_HOST} and {@code _PORT}. */
-    static KubeApi of(NodeConfig config) {
-        URI server = config.apiServer().orElseGet(() -> {
-            String host = System.getenv("KUBERNETES_SERVICE_HOST");
-            String port = System.getenv("KUBERNETES_SERVICE_PORT");
-            if (host == null || port == null) {
-                throw new IllegalStateException("node mode needs the API server: set dra.metadata.node.api-server, "
-                        + "or run in a pod (KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT)");
-            }
-            return URI.create("https://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port);
-        });
-        return new KubeApi(server, config.tokenFile(), config.caFile());
+    /**
+     * The API server of the cluster this process runs in, from {@code KUBERNETES_SERVICE_HOST} and
+     * {@code KUBERNETES_SERVICE_PORT}; empty outside a pod (either is unset).
+     */
+    public static Optional<URI> inCluster() {
+        String host = System.getenv("KUBERNETES_SERVICE_HOST");
+        String port = System.getenv("KUBERNETES_SERVICE_PORT");
+        if (host == null || port == null) {
+            return Optional.empty();
+        }
+        return Optional.of(URI.create("https://" + (host.contains(":") ? "[" + host + "]" : host) + ":" + port));
+    }
+
+    /**
+     * The failure a call's future completed with, as the call raised it: the cause of a
+     * {@link CompletionException}, else {@code failure} itself. A refused call's is a {@link Failed}.
+     */
+    public static Throwable cause(Throwable failure) {
+        return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
     /** GETs {@code pathAndQuery}; every failure, also one to make the request (the token unreadable), completes it. */
-    CompletableFuture<JsonNode> get(String pathAndQuery) {
+    public CompletableFuture<JsonNode> get(String pathAndQuery) {
         return send(() -> request(pathAndQuery).GET().build());
     }
 
     /** POSTs {@code body} as JSON; every failure, also one to make the request, completes it. */
-    CompletableFuture<JsonNode> post(String path, Object body) {
+    public CompletableFuture<JsonNode> post(String path, Object body) {
         return send(() -> {
             byte[] json;
             try {
@@ -89,11 +110,12 @@ final class KubeApi {
     }
 
     /**
-     * Reads a watch until the API server ends it, handing each event to {@code events} on the calling thread.
+     * Reads a watch until the API server ends it, handing each event (a line of JSON: {@code type} and
+     * {@code object}) to {@code events} on the calling thread; what {@code events} throws ends the read.
      *
      * @throws Failed when the API server refuses the watch
      */
-    void watch(String pathAndQuery, Consumer<JsonNode> events) throws IOException, InterruptedException {
+    public void watch(String pathAndQuery, Consumer<JsonNode> events) throws IOException, InterruptedException {
         HttpRequest request = request(pathAndQuery).GET().build();
         HttpResponse<Stream<String>> response = client.send(request, HttpResponse.BodyHandlers.ofLines());
         try (Stream<String> lines = response.body()) {

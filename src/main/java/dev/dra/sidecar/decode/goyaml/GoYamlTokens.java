@@ -1,6 +1,6 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.goyaml;
 
-import dev.dra.sidecar.decode.GoYamlToken.Type;
+import dev.dra.sidecar.decode.goyaml.GoYamlToken.Type;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;

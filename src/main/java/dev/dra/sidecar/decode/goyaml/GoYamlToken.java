@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.goyaml;
 
 /**
  * A token of go-yaml v2's scanner ({@code yaml_token_t}): its type, marks, value (a scalar's text, an anchor's or

@@ -1,6 +1,6 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.goyaml;
 
-import dev.dra.sidecar.decode.GoYamlToken.Type;
+import dev.dra.sidecar.decode.goyaml.GoYamlToken.Type;
 
 /**
  * go-yaml v2's scanning of scalars, anchors, aliases and tags ({@code scannerc.go} of {@code go.yaml.in/yaml/v2}

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.goyaml;
 
 /**
  * An error of go-yaml v2's reader, scanner, parser or decoder, worded as {@code yaml.Unmarshal} returns it

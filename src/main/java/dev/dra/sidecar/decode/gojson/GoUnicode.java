@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.gojson;
 
 import java.io.BufferedReader;
 import java.io.IOException;
@@ -14,7 +14,7 @@ import java.util.Arrays;
  * version differs, in either direction):
  *
  * <ul>
- *   <li>{@link #isPrint}: {@code strconv.IsPrint}, what {@code %q} leaves unescaped;
+ *   <li>{@link #isPrint}: {@code strconv.IsPrint}, what {@code %q} leaves unescaped ({@link #quote});
  *   <li>{@link #foldRune}: {@code encoding/json}'s folding of object keys (the smallest code point of each
  *       {@code unicode.SimpleFold} orbit), by which {@code json.Unmarshal} matches a key to a field: the
  *       Kelvin sign folds to {@code K} and the long s to {@code S}, while the dotted and dotless I fold to
@@ -24,7 +24,7 @@ import java.util.Arrays;
  * The tables are the resource {@value #TABLES}, printed by {@code src/test/go/oracle/cmd/unicodetables};
  * a test regenerates it with the pinned Go toolchain and compares.
  */
-final class GoUnicode {
+public final class GoUnicode {
 
     static final String TABLES = "go-unicode-tables.txt";
 
@@ -73,7 +73,7 @@ final class GoUnicode {
     }
 
     /** Go's {@code strconv.IsPrint}: letters, marks, numbers, punctuation, symbols and the ASCII space. */
-    static boolean isPrint(int codePoint) {
+    public static boolean isPrint(int codePoint) {
         int lo = 0;
         int hi = PRINT.length / 2 - 1;
         while (lo <= hi) {
@@ -89,14 +89,45 @@ final class GoUnicode {
         return false;
     }
 
+    /**
+     * Go's {@code %q} of a string ({@code strconv.Quote}): escapes for quotes, backslashes and what Go's tables
+     * hold unprintable ({@link #isPrint}), whatever the JDK's Unicode version.
+     */
+    public static String quote(String s) {
+        StringBuilder out = new StringBuilder("\"");
+        s.codePoints().forEach(c -> {
+            switch (c) {
+                case '"' -> out.append("\\\"");
+                case '\\' -> out.append("\\\\");
+                case 0x07 -> out.append("\\a");
+                case '\b' -> out.append("\\b");
+                case '\f' -> out.append("\\f");
+                case '\n' -> out.append("\\n");
+                case '\r' -> out.append("\\r");
+                case '\t' -> out.append("\\t");
+                case 0x0B -> out.append("\\v");
+                default -> {
+                    if (c < 0x20 || c == 0x7F) {
+                        out.append(String.format("\\x%02x", c));
+                    } else if (isPrint(c)) {
+                        out.appendCodePoint(c);
+                    } else {
+                        out.append(c > 0xFFFF ? String.format("\\U%08x", c) : String.format("\\u%04x", c));
+                    }
+                }
+            }
+        });
+        return out.append('"').toString();
+    }
+
     /** {@code encoding/json}'s {@code foldRune}: the smallest code point that {@code codePoint} case-folds with. */
-    static int foldRune(int codePoint) {
+    public static int foldRune(int codePoint) {
         int i = Arrays.binarySearch(FOLD_FROM, codePoint);
         return i >= 0 ? FOLD_TO[i] : codePoint;
     }
 
     /** Whether {@code json.Unmarshal} matches the object key {@code key} to the struct field named {@code field}. */
-    static boolean keyMatches(String key, String field) {
+    public static boolean keyMatches(String key, String field) {
         int i = 0;
         int j = 0;
         while (i < key.length() && j < field.length()) {

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.gojson;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -21,7 +21,7 @@ import java.io.IOException;
  * and leaves a string, number or struct as it was. Values of the wrong type are kept as written, so that
  * binding reports the same error. {@code fieldsV1} is kept as the text the file wrote.
  */
-final class GoRepeatedKeys {
+public final class GoRepeatedKeys {
 
     private static final JsonNodeFactory NODES = JsonNodeFactory.instance;
     private static final ObjectMapper JSON = GoCompatibleJson.mapper();
@@ -33,12 +33,12 @@ final class GoRepeatedKeys {
      * decodes it into {@code root}: every repeated key folded, unknown members left out; {@code raw} is the same
      * text before surrogate-escape replacement.
      */
-    static char[] fold(char[] text, char[] raw, int start, int end, GoTypes.Type root) throws IOException {
+    public static char[] fold(char[] text, char[] raw, int start, int end, GoTypes.Type root) throws IOException {
         return JSON.writeValueAsString(foldTree(text, raw, start, end, root)).toCharArray();
     }
 
     /** As {@link #fold}, as a tree. */
-    static JsonNode foldTree(char[] text, char[] raw, int start, int end, GoTypes.Type root) throws IOException {
+    public static JsonNode foldTree(char[] text, char[] raw, int start, int end, GoTypes.Type root) throws IOException {
         try (JsonParser p = JSON.createParser(text, start, end - start)) {
             p.nextToken();
             return fold(p, null, root, raw, start);

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.gojson;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.JsonToken;
@@ -23,15 +23,17 @@ import java.util.Map;
  * quoted ({@code number 2.5}; a literal longer than {@value #MAX_LITERAL} characters is cut there and marked
  * with {@code ...}, so that the field path stays in a short detail).
  */
-final class GoTypes {
+public final class GoTypes {
 
     /**
      * {@code ANY} takes every JSON value as written ({@code FieldsV1}, {@code RawExtension}); {@code NONE} takes
      * only {@code null} (an interface such as {@code runtime.Object}, which Go cannot make a value of).
      */
-    enum Kind { STRING, INT32, INT64, BOOL, ANY, NONE, STRUCT, SLICE, MAP }
+    public enum Kind { STRING, INT32, INT64, BOOL, ANY, NONE, STRUCT, SLICE, MAP }
 
     /**
+     * A Go type, as far as {@code encoding/json} decoding into it goes.
+     *
      * @param name as Go's {@code reflect.Type.String} prints it; {@code %s} stands for the object's version
      *     package ({@code v1alpha1} or {@code v1beta1})
      * @param nullResets whether {@code null} sets the value to nil or zero (a pointer, slice, map or a type
@@ -39,7 +41,7 @@ final class GoTypes {
      * @param embedded for the members of an embedded struct, its Go name, which Go's type errors put before the
      *     member's ({@code DeviceMetadata.ObjectMeta.generation})
      */
-    record Type(String name, Kind kind, Type elem, Map<String, Type> fields, boolean nullResets,
+    public record Type(String name, Kind kind, Type elem, Map<String, Type> fields, boolean nullResets,
             Map<String, String> embedded) {
         String structName() {
             return name.substring(name.indexOf('.') + 1);
@@ -130,13 +132,13 @@ final class GoTypes {
      * The internal {@code metadata.DeviceMetadata}: no JSON tags, so its members are the Go field names (matched
      * case-sensitively), with {@code TypeMeta} and {@code ObjectMeta} embedded (their fields at the top level).
      */
-    static final Type INTERNAL = struct("metadata.DeviceMetadata", TYPE_META, OBJECT_META,
+    public static final Type INTERNAL = struct("metadata.DeviceMetadata", TYPE_META, OBJECT_META,
             "PodClaimName", pointer(STRING), "Requests", slice(struct("metadata.DeviceMetadataRequest", "Name", STRING,
                     "Devices", slice(struct("metadata.Device", "Driver", STRING, "Pool", STRING, "Name", STRING,
                             "Attributes", ATTRIBUTES, "NetworkData", pointer(NETWORK_DEVICE_DATA))))));
 
     /** The type of the whole object. */
-    static final Type ROOT = DEVICE_METADATA;
+    public static final Type ROOT = DEVICE_METADATA;
 
     private static final int MAX_LITERAL = 64;
 
@@ -149,7 +151,7 @@ final class GoTypes {
      * @param parser the parser, still positioned on the value that failed
      * @param version the object's version package ({@code v1alpha1} or {@code v1beta1})
      */
-    static String typeError(JsonMappingException e, JsonParser parser, String version) {
+    public static String typeError(JsonMappingException e, JsonParser parser, String version) {
         Type type = DEVICE_METADATA;
         String struct = null;
         List<String> fields = new ArrayList<>();
@@ -185,7 +187,7 @@ final class GoTypes {
      *
      * @param version the object's version package, for the type names ({@code v1alpha1} or {@code v1beta1})
      */
-    static String firstError(char[] text, int start, int end, Type root, String version) throws IOException {
+    public static String firstError(char[] text, int start, int end, Type root, String version) throws IOException {
         try (JsonParser p = GoCompatibleJson.mapper().createParser(text, start, end - start)) {
             p.nextToken();
             Walk walk = new Walk(version);

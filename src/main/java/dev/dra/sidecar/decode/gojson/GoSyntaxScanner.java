@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.gojson;
 
 /**
  * Go's {@code encoding/json} scanner, run over the bytes of a stream only to word a syntax error as Go's
@@ -10,7 +10,7 @@ package dev.dra.sidecar.decode;
  * syntax error with its own parser; values before the failing one are objects or arrays (a scalar at the top
  * level is refused before any syntax is checked), so this scanner meets the same failing value.
  */
-final class GoSyntaxScanner {
+public final class GoSyntaxScanner {
 
     /** Go's {@code maxNestingDepth}. */
     private static final int MAX_DEPTH = 10_000;
@@ -26,7 +26,7 @@ final class GoSyntaxScanner {
     }
 
     /** Go's text for the first syntax error of {@code stream}, or {@code null} if Go's scanner finds none. */
-    static String firstError(byte[] stream) {
+    public static String firstError(byte[] stream) {
         GoSyntaxScanner s = new GoSyntaxScanner(stream);
         try {
             while (true) {
@@ -45,7 +45,7 @@ final class GoSyntaxScanner {
      * The byte offsets {start, end} of top-level value {@code index} (counting from 0) as Go's decoder delimits
      * it ({@code json.RawMessage}), or {@code null} if Go's scanner fails before its end.
      */
-    static int[] valueBounds(byte[] stream, int index) {
+    public static int[] valueBounds(byte[] stream, int index) {
         GoSyntaxScanner s = new GoSyntaxScanner(stream);
         try {
             for (int n = 0; ; n++) {

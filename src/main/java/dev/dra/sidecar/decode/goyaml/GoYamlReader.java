@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.goyaml;
 
 /**
  * go-yaml v2's reader ({@code readerc.go} of {@code go.yaml.in/yaml/v2} v2.4.4) over UTF-8 input

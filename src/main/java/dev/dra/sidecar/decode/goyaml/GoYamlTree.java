@@ -1,7 +1,7 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.goyaml;
 
-import dev.dra.sidecar.decode.GoYamlEvents.Event;
-import dev.dra.sidecar.decode.GoYamlEvents.Kind;
+import dev.dra.sidecar.decode.goyaml.GoYamlEvents.Event;
+import dev.dra.sidecar.decode.goyaml.GoYamlEvents.Kind;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -21,24 +21,11 @@ final class GoYamlTree {
 
     private static final String MERGE_TAG = GoYamlResolve.PREFIX + "merge";
 
-    /** A node of the tree; compared by identity (an alias node is marked while its anchor is decoded). */
-    private static final class Node {
-        final Kind kind;
-        final String tag;
-        final String value;
-        final boolean implicit;
-        final List<Node> children;
-        final Node alias;
-
-        Node(Kind kind, String tag, String value, boolean implicit, List<Node> children, Node alias) {
-            this.kind = kind;
-            this.tag = tag;
-            this.value = value;
-            this.implicit = implicit;
-            this.children = children;
-            this.alias = alias;
-        }
-    }
+    /**
+     * A node of the tree: a scalar, a collection with its children, or an alias of its anchor's node. Held by
+     * identity where it counts (an alias node is marked while its anchor is decoded, in {@link #visiting}).
+     */
+    private record Node(Kind kind, String tag, String value, boolean implicit, List<Node> children, Node alias) {}
 
     /** How deep a tree this thread decodes; a deeper one is decoded on a thread of {@link #DEEP_STACK} bytes. */
     private static final int SHALLOW = 1_000;
@@ -130,7 +117,7 @@ final class GoYamlTree {
             if (open.isEmpty()) {
                 return done;
             }
-            open.peek().children.add(done);
+            open.peek().children().add(done);
         }
     }
 
@@ -154,21 +141,21 @@ final class GoYamlTree {
         if (aliasCount > 100 && decodeCount > 1000 && (double) aliasCount / decodeCount > allowedAliasRatio()) {
             throw GoYamlError.decoder("document contains excessive aliasing");
         }
-        if (n.kind == Kind.ALIAS) {
+        if (n.kind() == Kind.ALIAS) {
             if (!visiting.add(n)) {
-                throw GoYamlError.decoder("anchor '" + n.value + "' value contains itself");
+                throw GoYamlError.decoder("anchor '" + n.value() + "' value contains itself");
             }
             aliasDepth++;
-            Object value = unmarshal(n.alias, into);
+            Object value = unmarshal(n.alias(), into);
             aliasDepth--;
             visiting.remove(n);
             return value;
         }
-        return switch (n.kind) {
-            case SCALAR -> GoYamlResolve.scalar(n.tag, n.value, n.implicit);
+        return switch (n.kind()) {
+            case SCALAR -> GoYamlResolve.scalar(n.tag(), n.value(), n.implicit());
             case SEQUENCE_START -> {
                 List<Object> items = new ArrayList<>();
-                for (Node child : n.children) {
+                for (Node child : n.children()) {
                     items.add(unmarshal(child, null));
                 }
                 yield items;
@@ -184,26 +171,28 @@ final class GoYamlTree {
 
     /** {@code decoder.mapping} into {@code out}: a later key replaces an earlier one. */
     private Map<Object, Object> mapping(Node n, Map<Object, Object> out) {
-        for (int i = 0; i < n.children.size(); i += 2) {
-            Node key = n.children.get(i);
-            if (key.kind == Kind.SCALAR && key.value.equals("<<") && (key.implicit || key.tag.equals(MERGE_TAG))) {
-                merge(n.children.get(i + 1), out);
+        for (int i = 0; i < n.children().size(); i += 2) {
+            Node key = n.children().get(i);
+            boolean merge = key.kind() == Kind.SCALAR && key.value().equals("<<")
+                    && (key.implicit() || key.tag().equals(MERGE_TAG));
+            if (merge) {
+                merge(n.children().get(i + 1), out);
                 continue;
             }
             Object k = unmarshal(key, null);
             if (k instanceof List || k instanceof Map) {
                 throw new GoYamlTokens.Unsupported("invalid map key");
             }
-            out.put(k, unmarshal(n.children.get(i + 1), null));
+            out.put(k, unmarshal(n.children().get(i + 1), null));
         }
         return out;
     }
 
     /** {@code decoder.merge}: a mapping, an alias of one, or a sequence of them (the earlier ones win). */
     private void merge(Node n, Map<Object, Object> out) {
-        if (n.kind == Kind.SEQUENCE_START) {
-            for (int i = n.children.size() - 1; i >= 0; i--) {
-                mergeOne(n.children.get(i), out);
+        if (n.kind() == Kind.SEQUENCE_START) {
+            for (int i = n.children().size() - 1; i >= 0; i--) {
+                mergeOne(n.children().get(i), out);
             }
         } else {
             mergeOne(n, out);
@@ -211,8 +200,8 @@ final class GoYamlTree {
     }
 
     private void mergeOne(Node n, Map<Object, Object> out) {
-        Node target = n.kind == Kind.ALIAS ? n.alias : n;
-        if (target.kind != Kind.MAPPING_START) {
+        Node target = n.kind() == Kind.ALIAS ? n.alias() : n;
+        if (target.kind() != Kind.MAPPING_START) {
             throw GoYamlError.decoder("map merge requires map or sequence of maps as the value");
         }
         unmarshal(n, out);

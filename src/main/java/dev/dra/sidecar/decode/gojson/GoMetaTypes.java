@@ -1,18 +1,18 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.gojson;
 
-import static dev.dra.sidecar.decode.GoTypes.BOOL;
-import static dev.dra.sidecar.decode.GoTypes.INT32;
-import static dev.dra.sidecar.decode.GoTypes.INT64;
-import static dev.dra.sidecar.decode.GoTypes.STRING;
-import static dev.dra.sidecar.decode.GoTypes.TYPE_META;
-import static dev.dra.sidecar.decode.GoTypes.UID;
-import static dev.dra.sidecar.decode.GoTypes.pointer;
-import static dev.dra.sidecar.decode.GoTypes.scalar;
-import static dev.dra.sidecar.decode.GoTypes.slice;
-import static dev.dra.sidecar.decode.GoTypes.struct;
+import static dev.dra.sidecar.decode.gojson.GoTypes.BOOL;
+import static dev.dra.sidecar.decode.gojson.GoTypes.INT32;
+import static dev.dra.sidecar.decode.gojson.GoTypes.INT64;
+import static dev.dra.sidecar.decode.gojson.GoTypes.STRING;
+import static dev.dra.sidecar.decode.gojson.GoTypes.TYPE_META;
+import static dev.dra.sidecar.decode.gojson.GoTypes.UID;
+import static dev.dra.sidecar.decode.gojson.GoTypes.pointer;
+import static dev.dra.sidecar.decode.gojson.GoTypes.scalar;
+import static dev.dra.sidecar.decode.gojson.GoTypes.slice;
+import static dev.dra.sidecar.decode.gojson.GoTypes.struct;
 
-import dev.dra.sidecar.decode.GoTypes.Kind;
-import dev.dra.sidecar.decode.GoTypes.Type;
+import dev.dra.sidecar.decode.gojson.GoTypes.Kind;
+import dev.dra.sidecar.decode.gojson.GoTypes.Type;
 import java.util.Map;
 
 /**
@@ -25,7 +25,7 @@ import java.util.Map;
  * </ul>
  * Go decodes such an object into its own type and then cannot convert it into a {@code DeviceMetadata}.
  */
-final class GoMetaTypes {
+public final class GoMetaTypes {
 
     private static final Type DRY_RUN = slice(STRING);
     private static final Type SERVER_ADDRESSES = slice(struct("v1.ServerAddressByClientCIDR", "clientCIDR", STRING,
@@ -46,7 +46,7 @@ final class GoMetaTypes {
             "verbs", slice("v1.Verbs", STRING), "shortNames", slice(STRING), "categories", slice(STRING),
             "storageVersionHash", STRING);
 
-    static final Map<String, Type> UNVERSIONED = Map.of(
+    public static final Map<String, Type> UNVERSIONED = Map.of(
             "Status", struct("v1.Status", TYPE_META, "metadata", LIST_META, "status", STRING, "message", STRING,
                     "reason", scalar("v1.StatusReason", Kind.STRING), "details", pointer(STATUS_DETAILS),
                     "code", INT32),
@@ -57,7 +57,7 @@ final class GoMetaTypes {
             "APIResourceList", struct("v1.APIResourceList", TYPE_META, "groupVersion", STRING,
                     "resources", slice(API_RESOURCE)));
 
-    static final Map<String, Type> VERSIONED = Map.of(
+    public static final Map<String, Type> VERSIONED = Map.of(
             "WatchEvent", struct("v1.WatchEvent", "type", STRING, "object", scalar("runtime.RawExtension", Kind.ANY)),
             "ListOptions", struct("v1.ListOptions", TYPE_META, "labelSelector", STRING, "fieldSelector", STRING,
                     "watch", BOOL, "allowWatchBookmarks", BOOL, "resourceVersion", STRING,
@@ -79,7 +79,7 @@ final class GoMetaTypes {
                     "fieldManager", STRING, "fieldValidation", STRING));
 
     /** {@code watch.Event} as {@code metav1.InternalEvent}: untagged members, an interface Go cannot fill. */
-    static final Type INTERNAL_EVENT = struct("v1.InternalEvent", "Type", scalar("watch.EventType", Kind.STRING),
+    public static final Type INTERNAL_EVENT = struct("v1.InternalEvent", "Type", scalar("watch.EventType", Kind.STRING),
             "Object", pointer(scalar("runtime.Object", Kind.NONE)));
 
     private GoMetaTypes() {}

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.goyaml;
 
 /**
  * What apimachinery's YAML path makes of a stream value that is not an object. Its universal deserializer
@@ -20,7 +20,7 @@ package dev.dra.sidecar.decode;
  *     what the port does not model ({@link GoYamlTokens.Unsupported}) is answered by the rules above.
  * </ul>
  */
-final class GoYamlPath {
+public final class GoYamlPath {
 
     private GoYamlPath() {}
 
@@ -30,7 +30,7 @@ final class GoYamlPath {
      * @return Go's error ({@code yaml: ...}, or {@code json: unsupported value: ...} for a float the port read
      *     that JSON cannot hold), or {@code null} when YAML reads it
      */
-    static String error(byte[] b, int start, int end) {
+    public static String error(byte[] b, int start, int end) {
         if (b[start] == '[' && holdsBom(b, start, end)) {
             try {
                 GoYamlTree.decode(new GoYamlEvents(new GoYamlTokens(new GoYamlReader(b, start, end))));
@@ -63,8 +63,8 @@ final class GoYamlPath {
         return reader == null ? null : "yaml: " + GoYamlReader.problem(reader[1]);
     }
 
-    /** Whether YAML reads this JSON number as a string: it does not fit a float64. */
-    static boolean isNumberReadAsString(byte[] b, int start, int end) {
+    /** Whether YAML reads the JSON number in {@code b[start, end)} as a string: it does not fit a float64. */
+    public static boolean isNumberReadAsString(byte[] b, int start, int end) {
         return Double.isInfinite(Double.parseDouble(new String(b, start, end - start, java.nio.charset.StandardCharsets.US_ASCII)));
     }
 

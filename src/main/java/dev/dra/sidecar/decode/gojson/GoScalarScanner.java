@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.gojson;
 
 /**
  * Go's {@code encoding/json} scanner for a stream value that is not an object or an array.
@@ -8,10 +8,10 @@ package dev.dra.sidecar.decode;
  * <em>next</em> read would complain. Such a value is then refused as "not an object": an invalid object, not
  * a malformed stream. Jackson instead insists on whitespace after a root-level number or token.
  */
-final class GoScalarScanner {
+public final class GoScalarScanner {
 
     /** Thrown for what Go's scanner reports as a syntax error (or an unexpected end of input). */
-    static final class SyntaxError extends Exception {
+    public static final class SyntaxError extends Exception {
         SyntaxError(String message) {
             super(message, null, false, false);
         }
@@ -25,7 +25,7 @@ final class GoScalarScanner {
      * @return the JSON type of the complete value: {@code string}, {@code number}, {@code boolean} or {@code null}
      * @throws SyntaxError if the bytes do not form a complete scalar
      */
-    static String scan(char[] t, int i) throws SyntaxError {
+    public static String scan(char[] t, int i) throws SyntaxError {
         char c = t[i];
         if (c == '"') {
             string(t, i + 1);

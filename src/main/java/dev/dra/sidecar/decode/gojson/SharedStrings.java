@@ -1,4 +1,4 @@
-package dev.dra.sidecar.decode;
+package dev.dra.sidecar.decode.gojson;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.DeserializationContext;
