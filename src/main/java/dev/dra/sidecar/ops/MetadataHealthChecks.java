@@ -2,7 +2,7 @@ package dev.dra.sidecar.ops;
 
 import dev.dra.sidecar.store.MetadataStore;
 import dev.dra.sidecar.store.StoreStatus;
-import dev.dra.sidecar.store.StoreConfig;
+import dev.dra.sidecar.store.config.StoreConfig;
 import jakarta.inject.Singleton;
 import jakarta.enterprise.inject.Produces;
 import java.time.Duration;

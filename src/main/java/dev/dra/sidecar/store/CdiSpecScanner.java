@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.snapshot.ClaimKind;
+import dev.dra.sidecar.store.config.StoreLog;
 import java.io.IOException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
@@ -30,7 +31,7 @@ import org.jboss.logging.Logger;
  */
 final class CdiSpecScanner implements FileSource {
 
-    private static final Logger LOG = Logger.getLogger(MetadataStore.class);
+    private static final Logger LOG = Logger.getLogger(StoreLog.CATEGORY);
     private static final ObjectMapper JSON = new ObjectMapper();
 
     private final Path cdiDir;

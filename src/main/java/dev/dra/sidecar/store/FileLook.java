@@ -4,6 +4,8 @@ import dev.dra.sidecar.decode.DecodedMetadata;
 import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.decode.MetadataStreamDecoder;
+import dev.dra.sidecar.store.config.StoreConfig;
+import dev.dra.sidecar.store.config.StoreLog;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -21,7 +23,7 @@ import org.jboss.logging.Logger;
  */
 final class FileLook {
 
-    private static final Logger LOG = Logger.getLogger(MetadataStore.class);
+    private static final Logger LOG = Logger.getLogger(StoreLog.CATEGORY);
 
     /** Keeps the file's inotify watch on the file its path leads to now ({@code real}, or the path itself). */
     interface Watching {

@@ -1,5 +1,6 @@
 package dev.dra.sidecar.store;
 
+import dev.dra.sidecar.store.config.StoreConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 

@@ -1,5 +1,7 @@
 package dev.dra.sidecar.store;
 
+import dev.dra.sidecar.store.config.StoreConfig;
+import dev.dra.sidecar.store.config.StoreLog;
 import java.util.Collection;
 import java.util.Locale;
 import org.jboss.logging.Logger;
@@ -13,7 +15,7 @@ import org.jboss.logging.Logger;
  */
 public final class HeldBudget {
 
-    private static final Logger LOG = Logger.getLogger(MetadataStore.class);
+    private static final Logger LOG = Logger.getLogger(StoreLog.CATEGORY);
 
     /**
      * What every tracked file costs, held or not: its paths, fingerprint, inotify watches (its own and its

@@ -2,6 +2,8 @@ package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
+import dev.dra.sidecar.store.config.StoreConfig;
+import dev.dra.sidecar.store.config.StoreLog;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.NoSuchFileException;
@@ -38,7 +40,7 @@ import org.jboss.logging.Logger;
  */
 public final class MetadataStore implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(MetadataStore.class);
+    private static final Logger LOG = Logger.getLogger(StoreLog.CATEGORY);
 
     private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
     /** Directory events come in bursts: a walk they ask for waits this long for the rest of the burst. */

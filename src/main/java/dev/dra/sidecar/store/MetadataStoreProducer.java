@@ -1,5 +1,6 @@
 package dev.dra.sidecar.store;
 
+import dev.dra.sidecar.store.config.StoreConfig;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;

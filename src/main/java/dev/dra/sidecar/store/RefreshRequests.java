@@ -1,6 +1,7 @@
 package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import dev.dra.sidecar.store.config.StoreLog;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -21,8 +22,7 @@ import org.jboss.logging.Logger;
  */
 final class RefreshRequests {
 
-    /** The store's log category: what the store reports is found in one place. */
-    private static final Logger LOG = Logger.getLogger(MetadataStore.class);
+    private static final Logger LOG = Logger.getLogger(StoreLog.CATEGORY);
 
     record FileEvent(Path path, FileWatches.Event event) {}
 

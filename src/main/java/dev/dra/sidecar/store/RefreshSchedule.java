@@ -1,5 +1,7 @@
 package dev.dra.sidecar.store;
 
+import dev.dra.sidecar.store.config.StoreConfig;
+
 /**
  * When the refresh loop's two safety nets are next due: the fingerprint poll of every file and the walk of the tree.
  * Times are {@link System#nanoTime()} values the caller gives.

@@ -1,11 +1,12 @@
 package dev.dra.sidecar.store;
 
+import dev.dra.sidecar.store.config.StoreLog;
 import org.jboss.logging.Logger;
 
 /** Whether the store's source was there at the last walk; says so in the log each time that changes. */
 final class SourcePresence {
 
-    private static final Logger LOG = Logger.getLogger(MetadataStore.class);
+    private static final Logger LOG = Logger.getLogger(StoreLog.CATEGORY);
 
     private Boolean seen;
 

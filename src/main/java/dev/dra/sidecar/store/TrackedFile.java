@@ -5,6 +5,7 @@ import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.snapshot.FileState;
+import dev.dra.sidecar.store.config.StoreLog;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;
@@ -44,7 +45,7 @@ final class TrackedFile {
     /** No read decoded yet: the failure is served. */
     record Failed(FailureCode code, String reason) implements Served {}
 
-    private static final Logger LOG = Logger.getLogger(MetadataStore.class);
+    private static final Logger LOG = Logger.getLogger(StoreLog.CATEGORY);
     private static final Unread UNREAD = new Unread();
 
     /** What a read of a file caught between a driver's truncate and write finds: nothing, or a stream cut short. */

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.store.config.StoreConfig;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
