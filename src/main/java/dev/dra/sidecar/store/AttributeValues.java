@@ -2,11 +2,15 @@ package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.model.DeviceAttribute;
 import dev.dra.sidecar.snapshot.AttributeValue;
+import dev.dra.sidecar.snapshot.BodyEncoding;
+import dev.dra.sidecar.snapshot.Served;
+import java.nio.charset.StandardCharsets;
 import java.util.AbstractMap;
 import java.util.AbstractSet;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.Set;
+import java.util.stream.Collectors;
 
 /**
  * A device's attributes as {@link AttributeValue}s, made when looked up from the decoded attributes rather than held:
@@ -22,9 +26,17 @@ final class AttributeValues extends AbstractMap<String, AttributeValue> {
         this.staleReason = staleReason;
     }
 
+    /** An attribute's value in both representations, encoded when asked for. */
+    private static AttributeValue attribute(DeviceAttribute value, String staleReason) {
+        DeviceAttribute present = value == null ? new DeviceAttribute(null, null, null, null, null, null, null, null) : value;
+        return new AttributeValue(BodyEncoding.onDemand(() -> present, null, staleReason), Served.Available.onDemand(
+                () -> present.textLines().stream().map(line -> line + "\n").collect(Collectors.joining())
+                        .getBytes(StandardCharsets.UTF_8), null, staleReason));
+    }
+
     @Override
     public AttributeValue get(Object key) {
-        return attributes.containsKey(key) ? SnapshotBuilder.attribute(attributes.get(key), staleReason) : null;
+        return attributes.containsKey(key) ? attribute(attributes.get(key), staleReason) : null;
     }
 
     @Override
@@ -52,7 +64,7 @@ final class AttributeValues extends AbstractMap<String, AttributeValue> {
                     @Override
                     public Entry<String, AttributeValue> next() {
                         Entry<String, DeviceAttribute> e = it.next();
-                        return Map.entry(e.getKey(), SnapshotBuilder.attribute(e.getValue(), staleReason));
+                        return Map.entry(e.getKey(), attribute(e.getValue(), staleReason));
                     }
                 };
             }

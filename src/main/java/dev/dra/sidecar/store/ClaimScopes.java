@@ -7,7 +7,6 @@ import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.ClaimSet;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
-import dev.dra.sidecar.snapshot.Served;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -56,11 +55,6 @@ public final class ClaimScopes {
         boolean agrees = ref.kind() == ClaimKind.CLAIM ? ref.claim().equals(meta.name())
                 : object.podClaimName() == null || ref.claim().equals(object.podClaimName());
         return agrees ? new NodeClaims.Scope(ref.kind(), meta.namespace(), meta.name()) : null;
-    }
-
-    /** {@code body} encoded as every body of the API is, with its ETag. */
-    public static Served.Available encode(Object body) {
-        return SnapshotBuilder.available(body, null, null);
     }
 
     private static boolean isEmpty(String value) {

@@ -1,6 +1,5 @@
 package dev.dra.sidecar.store;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.dra.sidecar.decode.GoCompatibleJson;
 import dev.dra.sidecar.decode.MetadataValidator;
@@ -8,10 +7,10 @@ import dev.dra.sidecar.decode.RequestMerger;
 import dev.dra.sidecar.model.ClaimIndex;
 import dev.dra.sidecar.model.ClaimView;
 import dev.dra.sidecar.model.Device;
-import dev.dra.sidecar.model.DeviceAttribute;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.model.DeviceMetadataRequest;
 import dev.dra.sidecar.snapshot.AttributeValue;
+import dev.dra.sidecar.snapshot.BodyEncoding;
 import dev.dra.sidecar.snapshot.ClaimEntry;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.ClaimSet;
@@ -31,8 +30,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.SortedMap;
 import java.util.TreeMap;
-import java.util.function.Supplier;
-import java.util.stream.Collectors;
 
 /**
  * Builds an immutable snapshot from the tracked files. Every representation, a request's merged body too, is encoded
@@ -86,7 +83,7 @@ final class SnapshotBuilder {
         List<ClaimIndex.Entry> index = new ArrayList<>(entries.size());
         entries.forEach((claim, entry) -> index.add(new ClaimIndex.Entry(claim, List.copyOf(entry.requests().keySet()))));
         List<ClaimIndex.Entry> indexEntries = List.copyOf(index);
-        return new ClaimSet(entries, onDemand(() -> new ClaimIndex(indexEntries), null, null));
+        return new ClaimSet(entries, BodyEncoding.onDemand(() -> new ClaimIndex(indexEntries), null, null));
     }
 
     private static RequestEntry request(String name, List<TrackedFile> files) {
@@ -109,7 +106,7 @@ final class SnapshotBuilder {
             TrackedFile.Good good = file.good();
             String staleReason = file.staleReason();
             drivers.put(file.ref.driver(), new DriverEntry(file.ref.driver(), path, file.state(),
-                    onDemand(() -> good.object().withApiVersion(DeviceMetadata.V1BETA1), good.sourceVersion(),
+                    BodyEncoding.onDemand(() -> good.object().withApiVersion(DeviceMetadata.V1BETA1), good.sourceVersion(),
                             staleReason),
                     MetadataValidator.validate(good.object())));
             decoded.put(file.ref.fileName(), good.object());
@@ -121,7 +118,7 @@ final class SnapshotBuilder {
         List<DriverEntry> inFileOrder = new ArrayList<>(files.size());
         files.forEach(file -> inFileOrder.add(drivers.get(file.ref.driver())));
         List<DriverEntry> driverList = List.copyOf(inFileOrder);
-        Served.Available validation = onDemand(() -> validation(name, driverList), null, null);
+        Served.Available validation = BodyEncoding.onDemand(() -> validation(name, driverList), null, null);
         if (firstFailure != null) {
             return new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), firstFailure, List.of(),
                     validation);
@@ -129,7 +126,7 @@ final class SnapshotBuilder {
         // The merged object is made again for each encoding rather than held: it repeats what the files hold.
         Map<String, DeviceMetadata> inputs = Map.copyOf(decoded);
         DeviceMetadata merged = RequestMerger.merge(inputs);
-        Served.Available served = onDemand(() -> RequestMerger.merge(inputs),
+        Served.Available served = BodyEncoding.onDemand(() -> RequestMerger.merge(inputs),
                 versions.size() == 1 ? versions.get(0) : String.join(", ", versions),
                 staleReasons.isEmpty() ? null : String.join("; ", staleReasons));
         return new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), served, devices(merged, served),
@@ -173,14 +170,6 @@ final class SnapshotBuilder {
         return List.copyOf(out);
     }
 
-    /** An attribute's value in both representations, encoded when asked for. */
-    static AttributeValue attribute(DeviceAttribute value, String staleReason) {
-        DeviceAttribute present = value == null ? new DeviceAttribute(null, null, null, null, null, null, null, null) : value;
-        return new AttributeValue(onDemand(() -> present, null, staleReason), Served.Available.onDemand(
-                () -> present.textLines().stream().map(line -> line + "\n").collect(Collectors.joining())
-                        .getBytes(StandardCharsets.UTF_8), null, staleReason));
-    }
-
     /**
      * The claim's {@link ClaimView}, encoded when asked for from the merged bodies its requests hold: the same bytes
      * as encoding the view, since each merged body is that request's encoding.
@@ -220,29 +209,6 @@ final class SnapshotBuilder {
             return out.toByteArray();
         } catch (java.io.IOException e) {
             throw new IllegalStateException("strings always encode", e);
-        }
-    }
-
-    /** {@code body} encoded now and held. */
-    static Served.Available available(Object body, String sourceVersions, String staleReason) {
-        byte[] json = encode(body);
-        return new Served.Available(json, Served.Available.etagOf(json), sourceVersions, staleReason);
-    }
-
-    /** {@code body} encoded each time it is asked for; {@code body} must give an immutable object. */
-    private static Served.Available onDemand(Supplier<Object> body, String sourceVersions, String staleReason) {
-        return Served.Available.onDemand(() -> encode(body.get()), sourceVersions, staleReason);
-    }
-
-    private static byte[] encode(Object body) {
-        try {
-            byte[] json = WRITER.writeValueAsBytes(body);
-            byte[] withNewline = new byte[json.length + 1];
-            System.arraycopy(json, 0, withNewline, 0, json.length);
-            withNewline[json.length] = '\n';
-            return withNewline;
-        } catch (JsonProcessingException e) {
-            throw new IllegalStateException("records always encode", e);
         }
     }
 }
