@@ -7,6 +7,7 @@ import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.ClaimSet;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
+import dev.dra.sidecar.store.source.MetadataFileRef;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;

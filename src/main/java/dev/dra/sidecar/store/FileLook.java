@@ -6,6 +6,8 @@ import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.decode.MetadataStreamDecoder;
 import dev.dra.sidecar.store.config.StoreConfig;
 import dev.dra.sidecar.store.config.StoreLog;
+import dev.dra.sidecar.store.source.BoundedFileReader;
+import dev.dra.sidecar.store.source.FileSource;
 import java.io.IOException;
 import java.nio.file.AccessDeniedException;
 import java.nio.file.FileSystemException;
@@ -38,7 +40,7 @@ final class FileLook {
     static final long SETTLE_MILLIS = 100;
 
     private final StoreConfig config;
-    private final FileSource scanner;
+    private final FileSource source;
     private final BoundedFileReader reader;
     private final RefreshObserver observer;
     private final HeldBudget budget;
@@ -52,10 +54,10 @@ final class FileLook {
     /** A cycle that reads at most this many files for the first time logs each; more get one summary line. */
     static final int LOGGED_ONE_BY_ONE = 10;
 
-    FileLook(StoreConfig config, FileSource scanner, RefreshObserver observer, HeldBudget budget) {
+    FileLook(StoreConfig config, FileSource source, RefreshObserver observer, HeldBudget budget) {
         this.config = config;
         this.budget = budget;
-        this.scanner = scanner;
+        this.source = source;
         this.reader = new BoundedFileReader(config.maxFileSize().asLongValue());
         this.observer = observer;
     }
@@ -194,7 +196,7 @@ final class FileLook {
 
     /** Where the file leads now; a file that now leads out of the root is treated as gone (the walk drops it). */
     private Path resolveInside(TrackedFile file) throws IOException {
-        Path real = scanner.resolveInside(file.ref.path());
+        Path real = source.resolveInside(file.ref.path());
         if (real == null) {
             throw new NoSuchFileException(file.ref.path().toString(), null, "leads outside the root");
         }

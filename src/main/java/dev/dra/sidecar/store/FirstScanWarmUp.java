@@ -4,6 +4,7 @@ import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.decode.MetadataStreamDecoder;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import dev.dra.sidecar.store.source.MetadataFileRef;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;

@@ -4,6 +4,8 @@ import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
 import dev.dra.sidecar.store.config.StoreConfig;
 import dev.dra.sidecar.store.config.StoreLog;
+import dev.dra.sidecar.store.source.FileSource;
+import dev.dra.sidecar.store.source.MetadataFileRef;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.NoSuchFileException;
@@ -46,7 +48,7 @@ public final class MetadataStore implements AutoCloseable {
     /** Directory events come in bursts: a walk they ask for waits this long for the rest of the burst. */
     private static final long DIRECTORY_EVENT_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
     private final StoreConfig config;
-    private final FileSource scanner;
+    private final FileSource source;
     private final SourcePresence presence = new SourcePresence();
     private final FileLook look;
     private final RefreshObserver observer;
@@ -74,9 +76,9 @@ public final class MetadataStore implements AutoCloseable {
     /** The store of the files {@link StoreConfig#mode()} finds: the container's own tree, or the node's CDI specs. */
     public MetadataStore(StoreConfig config, RefreshObserver observer) {
         this.config = config;
-        this.scanner = FileSource.of(config);
+        this.source = FileSource.of(config);
         this.budget = new HeldBudget(config);
-        this.look = new FileLook(config, scanner, observer, budget);
+        this.look = new FileLook(config, source, observer, budget);
         this.observer = observer;
         this.snapshot = SnapshotBuilder.build(0, List.of());
         this.status = new StoreStatus(false, WatchMode.POLLING, "not started", 0, 0, System.nanoTime(), 0);
@@ -182,7 +184,7 @@ public final class MetadataStore implements AutoCloseable {
         return budget.view();
     }
     public Path root() {
-        return scanner.root();
+        return source.root();
     }
 
     @Override
@@ -307,12 +309,12 @@ public final class MetadataStore implements AutoCloseable {
     /** Walks the tree and aligns the tracked files with it; true when files appeared or vanished. */
     private boolean rescan() {
         long cpuStarted = THREADS.getCurrentThreadCpuTime();
-        TreeScanner.Scan scan = scanner.scan(path -> files.containsKey(path) || budget.track());
+        FileSource.Scan scan = source.scan(path -> files.containsKey(path) || budget.track());
         schedule.walked(System.nanoTime(), THREADS.getCurrentThreadCpuTime() - cpuStarted, mode());
         if (!scan.rootExists()) {
             requests.requestRescan(); // poll for the root at every cycle until it appears
         }
-        presence.seen(scanner, scan.rootExists());
+        presence.seen(source, scan.rootExists());
         if (watcher != null && watcher.watchExactly(scan.directories())) {
             // The walk listed a new directory before its watch existed: whatever was created in between raised
             // no event, so walk once more (next cycle) rather than wait for the rescan interval.
@@ -377,8 +379,8 @@ public final class MetadataStore implements AutoCloseable {
         schedule.pollAt(System.nanoTime());
     }
     private void publish() {
-        MetadataSnapshot published = SnapshotBuilder.build(++sequence, scanner.claimsByContent() ? List.of() : files.values());
-        nodeClaims = scanner.claimsByContent() ? ClaimScopes.build(sequence, files.values()) : NodeClaims.NONE;
+        MetadataSnapshot published = SnapshotBuilder.build(++sequence, source.claimsByContent() ? List.of() : files.values());
+        nodeClaims = source.claimsByContent() ? ClaimScopes.build(sequence, files.values()) : NodeClaims.NONE;
         snapshot = published;
         waiters.publish(published);
         observer.published(published);

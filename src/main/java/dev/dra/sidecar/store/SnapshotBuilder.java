@@ -20,6 +20,7 @@ import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
 import dev.dra.sidecar.snapshot.RequestValidation;
 import dev.dra.sidecar.snapshot.Served;
+import dev.dra.sidecar.store.source.MetadataFileRef;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;

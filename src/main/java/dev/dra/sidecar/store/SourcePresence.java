@@ -1,6 +1,7 @@
 package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.store.config.StoreLog;
+import dev.dra.sidecar.store.source.FileSource;
 import org.jboss.logging.Logger;
 
 /** Whether the store's source was there at the last walk; says so in the log each time that changes. */

@@ -6,6 +6,7 @@ import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.snapshot.FileState;
 import dev.dra.sidecar.store.config.StoreLog;
+import dev.dra.sidecar.store.source.MetadataFileRef;
 import java.time.Duration;
 import java.util.EnumSet;
 import java.util.Set;

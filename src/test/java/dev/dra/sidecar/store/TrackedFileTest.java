@@ -13,6 +13,7 @@ import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.decode.MetadataStreamDecoder;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.FileState;
+import dev.dra.sidecar.store.source.MetadataFileRef;
 import java.nio.file.Path;
 import java.time.Duration;
 import org.junit.jupiter.api.Test;

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.source;
 
 import dev.dra.sidecar.decode.SharedStrings;
 import dev.dra.sidecar.snapshot.ClaimKind;
@@ -11,13 +11,13 @@ import java.nio.file.Path;
  * @param path the file read
  * @param shown the file's path as the container sees it (the same as {@code path} in the container's own tree)
  */
-record MetadataFileRef(ClaimKind kind, String claim, String request, String driver, String fileName, Path path,
+public record MetadataFileRef(ClaimKind kind, String claim, String request, String driver, String fileName, Path path,
         String shown) {
 
     static final String SUFFIX = "-metadata.json";
 
     /** The names many files repeat (a claim's, a request's, a driver's) are held once. */
-    MetadataFileRef {
+    public MetadataFileRef {
         claim = SharedStrings.shared(claim);
         request = SharedStrings.shared(request);
         driver = SharedStrings.shared(driver);
@@ -25,7 +25,7 @@ record MetadataFileRef(ClaimKind kind, String claim, String request, String driv
     }
 
     /** A file of the container's own tree, where it is read at the path the container sees. */
-    MetadataFileRef(ClaimKind kind, String claim, String request, String driver, String fileName, Path path) {
+    public MetadataFileRef(ClaimKind kind, String claim, String request, String driver, String fileName, Path path) {
         this(kind, claim, request, driver, fileName, path, path.toString());
     }
 }

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.source;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -66,11 +66,11 @@ final class CdiSpecScanner implements FileSource {
     }
 
     @Override
-    public TreeScanner.Scan scan(Admission admission) {
+    public Scan scan(Admission admission) {
         Map<Path, MetadataFileRef> files = new LinkedHashMap<>();
         Set<Path> directories = new LinkedHashSet<>();
         if (!Files.isDirectory(cdiDir)) {
-            return TreeScanner.Scan.missing();
+            return Scan.missing();
         }
         directories.add(cdiDir);
         Set<Path> unusable = new LinkedHashSet<>();
@@ -107,7 +107,7 @@ final class CdiSpecScanner implements FileSource {
             directories.retainAll(admitted.stream().map(ref -> ref.path().getParent()).collect(Collectors.toSet()));
             directories.add(cdiDir);
         }
-        return new TreeScanner.Scan(admitted, files.size() - admitted.size(), List.copyOf(directories), true);
+        return new Scan(admitted, files.size() - admitted.size(), List.copyOf(directories), true);
     }
 
     /** The file a mount names, when its container path is a metadata file of the container's tree; else null. */

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.source;
 
 import dev.dra.sidecar.snapshot.ClaimKind;
 import java.io.IOException;
@@ -17,19 +17,6 @@ import java.util.List;
  * when it resolves inside the root. Nothing is ever written.
  */
 final class TreeScanner implements FileSource {
-
-    /**
-     * @param files every metadata file found and admitted
-     * @param refused how many more were found and not admitted
-     * @param directories the directories to watch (root, kind, claim and request directories)
-     * @param rootExists whether the root itself is there
-     */
-    record Scan(List<MetadataFileRef> files, int refused, List<Path> directories, boolean rootExists) {
-
-        static Scan missing() {
-            return new Scan(List.of(), 0, List.of(), false);
-        }
-    }
 
     private final Path root;
 

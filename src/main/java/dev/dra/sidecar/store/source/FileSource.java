@@ -1,14 +1,15 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.source;
 
 import dev.dra.sidecar.store.config.StoreConfig;
 import java.io.IOException;
 import java.nio.file.Path;
+import java.util.List;
 
 /**
  * Where the store finds its metadata files: the container's own tree ({@link TreeScanner}, sidecar mode) or the
  * host files the CDI specs of a node name ({@link CdiSpecScanner}, node mode). Chosen once, when the store is made.
  */
-interface FileSource {
+public interface FileSource {
 
     /** The source {@link StoreConfig#mode()} names. */
     static FileSource of(StoreConfig config) {
@@ -16,6 +17,22 @@ interface FileSource {
             case SIDECAR -> new TreeScanner(config.root());
             case NODE -> new CdiSpecScanner(config.cdiDir(), config.root(), config.maxFileSize().asLongValue());
         };
+    }
+
+    /**
+     * What one scan found.
+     *
+     * @param files every metadata file found and admitted
+     * @param refused how many more were found and not admitted
+     * @param directories the directories to watch for new files (for the container's tree: root, kind, claim and
+     *     request directories)
+     * @param rootExists whether {@link #root()} itself is there
+     */
+    record Scan(List<MetadataFileRef> files, int refused, List<Path> directories, boolean rootExists) {
+
+        static Scan missing() {
+            return new Scan(List.of(), 0, List.of(), false);
+        }
     }
 
     /**
@@ -33,7 +50,7 @@ interface FileSource {
      * a directory is listed to watch only when it holds an admitted file or no file was refused until it was walked, so that a tree
      * far larger than the bound costs what the bound allows, not what the tree holds.
      */
-    TreeScanner.Scan scan(Admission admission);
+    Scan scan(Admission admission);
 
     /**
      * Where {@code path} (of a file the last scan found) leads now, or {@code null} when it leads somewhere this

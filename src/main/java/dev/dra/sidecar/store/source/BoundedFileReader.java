@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.source;
 
 import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.decode.MetadataDecodeException;
@@ -8,15 +8,15 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 
 /** Reads a whole file, but never more than the size limit (plus one byte to know it was exceeded). */
-final class BoundedFileReader {
+public final class BoundedFileReader {
 
     private final long maxBytes;
 
-    BoundedFileReader(long maxBytes) {
+    public BoundedFileReader(long maxBytes) {
         this.maxBytes = maxBytes;
     }
 
-    byte[] read(Path path) throws MetadataDecodeException, IOException {
+    public byte[] read(Path path) throws MetadataDecodeException, IOException {
         byte[] bytes;
         try (InputStream in = Files.newInputStream(path)) {
             bytes = in.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, maxBytes + 1));
