@@ -6,6 +6,9 @@ import dev.dra.sidecar.store.config.StoreConfig;
 import dev.dra.sidecar.store.config.StoreLog;
 import dev.dra.sidecar.store.source.FileSource;
 import dev.dra.sidecar.store.source.MetadataFileRef;
+import dev.dra.sidecar.store.watch.DirectoryWatcher;
+import dev.dra.sidecar.store.watch.FileWatcher;
+import dev.dra.sidecar.store.watch.WatchMode;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadMXBean;
 import java.nio.file.NoSuchFileException;
@@ -66,7 +69,7 @@ public final class MetadataStore implements AutoCloseable {
     private volatile boolean inCycle;
     private DirectoryWatcher watcher;
     /** Set and cleared by the refresh thread; read by the directory watcher's thread. */
-    private volatile FileWatches watches;
+    private volatile FileWatcher watches;
     private String pollingReason;
     /** Set by {@link #start()}; read by {@link #busyFor()} on any thread. */
     private volatile Thread thread;
@@ -108,8 +111,8 @@ public final class MetadataStore implements AutoCloseable {
 
     private void startWatching() {
         watcher = DirectoryWatcher.start(requests.directoryListener(() -> watches != null));
-        FileWatches.Opened opened = FileWatches.open(requests.fileListener());
-        watches = opened.watches();
+        FileWatcher.Opened opened = FileWatcher.open(requests.fileListener());
+        watches = opened.watcher();
         pollingReason = null;
         if (watches == null) {
             pollingReason = opened.unavailableReason();
@@ -359,7 +362,7 @@ public final class MetadataStore implements AutoCloseable {
         }
         try {
             file.watchedKey = watches.watch(file.ref.path(), real == null ? file.ref.path() : real) ? fileKey : null;
-        } catch (FileWatches.WatchesExhausted e) { // the directory watches count against the same limit
+        } catch (FileWatcher.WatchesExhausted e) { // the directory watches count against the same limit
             stopWatchingFiles(e.getMessage() + " and " + (watcher == null ? 0 : watcher.count())
                     + " directory watches");
         }

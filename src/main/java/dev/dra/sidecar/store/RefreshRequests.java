@@ -2,6 +2,8 @@ package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.store.config.StoreLog;
+import dev.dra.sidecar.store.watch.DirectoryWatcher;
+import dev.dra.sidecar.store.watch.FileWatcher;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -24,7 +26,7 @@ final class RefreshRequests {
 
     private static final Logger LOG = Logger.getLogger(StoreLog.CATEGORY);
 
-    record FileEvent(Path path, FileWatches.Event event) {}
+    record FileEvent(Path path, FileWatcher.Event event) {}
 
     private final Semaphore wake = new Semaphore(0);
     private final AtomicBoolean rescan = new AtomicBoolean(true);
@@ -56,10 +58,10 @@ final class RefreshRequests {
     }
 
     /** What the per-file watches report: an event of one file, or that events were lost. */
-    FileWatches.Listener fileListener() {
-        return new FileWatches.Listener() {
+    FileWatcher.Listener fileListener() {
+        return new FileWatcher.Listener() {
             @Override
-            public void fileEvent(Path path, FileWatches.Event event) {
+            public void fileEvent(Path path, FileWatcher.Event event) {
                 events.add(new FileEvent(path, event));
                 wake.release();
             }

@@ -1,5 +1,7 @@
 package dev.dra.sidecar.store;
 
+import dev.dra.sidecar.store.watch.WatchMode;
+
 /**
  * What the store is doing now, for health checks and metrics.
  *

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.watch;
 
 import java.io.IOException;
 import java.nio.file.ClosedWatchServiceException;
@@ -21,10 +21,10 @@ import org.jboss.logging.Logger;
  * the loop's polling must stay correct without them; on hostPath or emptyDir trees (and in dev mode) they
  * make changes visible at once.
  */
-final class DirectoryWatcher implements AutoCloseable {
+public final class DirectoryWatcher implements AutoCloseable {
 
     /** What the loop is told. */
-    interface Listener {
+    public interface Listener {
         /** A file changed in place: a poll is enough. */
         void contentChanged();
 
@@ -49,7 +49,7 @@ final class DirectoryWatcher implements AutoCloseable {
     }
 
     /** A running watcher, or {@code null} when inotify cannot be had (then the loop polls alone). */
-    static DirectoryWatcher start(Listener listener) {
+    public static DirectoryWatcher start(Listener listener) {
         try {
             return new DirectoryWatcher(FileSystems.getDefault().newWatchService(), listener);
         } catch (IOException | UnsupportedOperationException e) {
@@ -63,7 +63,7 @@ final class DirectoryWatcher implements AutoCloseable {
      *
      * @return whether a directory was newly registered: what was created in it before then raised no event
      */
-    boolean watchExactly(List<Path> directories) {
+    public boolean watchExactly(List<Path> directories) {
         Set<Path> wanted = new HashSet<>(directories);
         keys.entrySet().removeIf(e -> {
             if (wanted.contains(e.getKey()) && e.getValue().isValid()) {
@@ -93,12 +93,12 @@ final class DirectoryWatcher implements AutoCloseable {
      * Whether the last {@link #watchExactly} watches every directory it was given: only then may the walk wait for
      * the safety poll. Refresh thread only.
      */
-    boolean complete() {
+    public boolean complete() {
         return complete;
     }
 
     /** Directories watched now. */
-    int count() {
+    public int count() {
         return keys.size();
     }
 

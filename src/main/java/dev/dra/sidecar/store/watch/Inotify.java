@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.watch;
 
 import com.sun.jna.Function;
 import com.sun.jna.LastErrorException;
@@ -16,12 +16,10 @@ import com.sun.jna.Pointer;
  * long as it tracks anything (a library handle, native memory, the type descriptors that direct mapping builds),
  * tracks nothing and its thread ends. The C library itself stays loaded: the JVM links it.
  *
- * <p>Why JNA and not the FFM API: the project compiles for Java 17, where {@code java.lang.foreign} is a preview
- * API (final only in Java 22), so FFM would need a second source set built by a newer JDK and a multi-release jar;
- * JNA works on every runtime from 17 on, on x86-64 and aarch64 alike. What it costs (figures in bench/history.md):
- * one jar of about 2 MB, a native library {@code libjnidispatch} that is extracted to a temporary directory unless
+ * <p>JNA rather than the FFM API, final only from Java 22 on: JNA works on every runtime from 17 on, on
+ * x86-64 and aarch64 alike. Its native library {@code libjnidispatch} is extracted to a temporary directory unless
  * {@code jna.boot.library.path} names where it already is (the container image does: its root filesystem is
- * read-only), and a few hundred classes and milliseconds at start.
+ * read-only).
  *
  * <p>Contract: {@link #available()} tells whether the calls can be made here, and {@link #unavailableReason()}
  * says why not (not Linux, the native library does not load). Every call that fails throws

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.watch;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
@@ -28,9 +28,9 @@ class InotifyTest {
         assertTrue(Inotify.available(), Inotify.unavailableReason());
         int fd = Inotify.inotify_init1(Inotify.IN_NONBLOCK | Inotify.IN_CLOEXEC);
         try {
-            assertTrue(Inotify.inotify_add_watch(fd, dir.toString(), FileWatches.MASK) > 0, "a watch descriptor");
+            assertTrue(Inotify.inotify_add_watch(fd, dir.toString(), FileWatcher.MASK) > 0, "a watch descriptor");
             LastErrorException missing = assertThrows(LastErrorException.class,
-                    () -> Inotify.inotify_add_watch(fd, dir.resolve("missing").toString(), FileWatches.MASK));
+                    () -> Inotify.inotify_add_watch(fd, dir.resolve("missing").toString(), FileWatcher.MASK));
             assertEquals(Inotify.ENOENT, missing.getErrorCode(), missing.getMessage());
             byte[] buffer = new byte[4096];
             LastErrorException nothing = assertThrows(LastErrorException.class,
@@ -45,7 +45,7 @@ class InotifyTest {
     void jnasCleanerIsLeftNothingToTrack() throws ReflectiveOperationException {
         assertTrue(Inotify.available(), Inotify.unavailableReason());
         int fd = Inotify.inotify_init1(Inotify.IN_NONBLOCK | Inotify.IN_CLOEXEC);
-        Inotify.inotify_add_watch(fd, dir.toString(), FileWatches.MASK);
+        Inotify.inotify_add_watch(fd, dir.toString(), FileWatcher.MASK);
         Inotify.close(fd);
         // JNA 5.19's cleaner: a list of what it will clean, and a thread that ends when the list is empty.
         Field first = Cleaner.class.getDeclaredField("firstCleanable");

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.watch;
 
 import com.sun.jna.LastErrorException;
 import com.sun.jna.NativeLong;
@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import org.jboss.logging.Logger;
 
 /**
- * An inotify watch on each metadata file itself: unlike a watch on its directory, it sees an in-place rewrite
+ * Keeps an inotify watch on each metadata file itself: unlike a watch on its directory, it sees an in-place rewrite
  * through a single-file bind mount. One thread blocks in {@code poll(2)} on the inotify descriptor (and an
  * eventfd that {@link #close()} signals), so waiting costs no CPU; it turns each event into a {@link Listener}
  * call naming the watched path.
@@ -21,10 +21,10 @@ import org.jboss.logging.Logger;
  * watch is removed only when no path uses it any more. {@link #watch} and {@link #unwatch} are called by the
  * refresh thread only; the listener is called on the watch thread and must not block.
  */
-final class FileWatches implements AutoCloseable {
+public final class FileWatcher implements AutoCloseable {
 
     /** What an event asks of the refresh loop. */
-    enum Event {
+    public enum Event {
         /** Closed after writing ({@code IN_CLOSE_WRITE}): read now. */
         WRITTEN,
         /** Written, still open ({@code IN_MODIFY}): read after a short settle. */
@@ -37,7 +37,9 @@ final class FileWatches implements AutoCloseable {
         CHANGED
     }
 
-    interface Listener {
+    /** What the watcher tells, on its own thread: must not block. */
+    public interface Listener {
+        /** {@code event} happened to the file {@code path} leads to. */
         void fileEvent(Path path, Event event);
 
         /** The kernel's event queue overflowed: events were lost, every file must be looked at. */
@@ -45,7 +47,7 @@ final class FileWatches implements AutoCloseable {
     }
 
     /** Thrown by {@link #watch} when {@code fs.inotify.max_user_watches} is reached. */
-    static final class WatchesExhausted extends Exception {
+    public static final class WatchesExhausted extends Exception {
         WatchesExhausted(String message) {
             super(message, null, false, false);
         }
@@ -54,7 +56,7 @@ final class FileWatches implements AutoCloseable {
     static final int MASK = Inotify.IN_CLOSE_WRITE | Inotify.IN_MODIFY | Inotify.IN_ATTRIB | Inotify.IN_DELETE_SELF
             | Inotify.IN_MOVE_SELF;
 
-    private static final Logger LOG = Logger.getLogger(FileWatches.class);
+    private static final Logger LOG = Logger.getLogger(FileWatcher.class);
 
     private final int inotify;
     private final int wakeup;
@@ -64,7 +66,7 @@ final class FileWatches implements AutoCloseable {
     private final Thread thread;
     private volatile boolean closed;
 
-    private FileWatches(int inotify, int wakeup, Listener listener) {
+    private FileWatcher(int inotify, int wakeup, Listener listener) {
         this.inotify = inotify;
         this.wakeup = wakeup;
         this.listener = listener;
@@ -73,10 +75,10 @@ final class FileWatches implements AutoCloseable {
         this.thread.start();
     }
 
-    /** The result of {@link #open}: the watches, or why there are none. */
-    record Opened(FileWatches watches, String unavailableReason) {}
+    /** The result of {@link #open}: the watcher, or why there is none. */
+    public record Opened(FileWatcher watcher, String unavailableReason) {}
 
-    static Opened open(Listener listener) {
+    public static Opened open(Listener listener) {
         if (!Inotify.available()) {
             return new Opened(null, Inotify.unavailableReason());
         }
@@ -93,7 +95,7 @@ final class FileWatches implements AutoCloseable {
             closeQuietly(inotify);
             return new Opened(null, "eventfd failed: " + Inotify.describe(e.getErrorCode()));
         }
-        return new Opened(new FileWatches(inotify, wakeup, listener), null);
+        return new Opened(new FileWatcher(inotify, wakeup, listener), null);
     }
 
     /**
@@ -103,7 +105,7 @@ final class FileWatches implements AutoCloseable {
      * @return whether a watch is in place; {@code false} when the file vanished or may not be watched
      * @throws WatchesExhausted when the user's inotify watch limit is reached
      */
-    boolean watch(Path path, Path real) throws WatchesExhausted {
+    public boolean watch(Path path, Path real) throws WatchesExhausted {
         int wd;
         try {
             wd = Inotify.inotify_add_watch(inotify, real.toString(), MASK);
@@ -116,7 +118,7 @@ final class FileWatches implements AutoCloseable {
             unwatch(path);
             return false;
         }
-        pathsByWatch.merge(wd, Set.of(path), FileWatches::union);
+        pathsByWatch.merge(wd, Set.of(path), FileWatcher::union);
         Integer previous = watchByPath.put(path, wd);
         if (previous != null && previous != wd) {
             release(previous, path);
@@ -125,7 +127,7 @@ final class FileWatches implements AutoCloseable {
     }
 
     /** Stops watching for {@code path}; the kernel's watch goes when no other path uses it. */
-    void unwatch(Path path) {
+    public void unwatch(Path path) {
         Integer wd = watchByPath.remove(path);
         if (wd != null) {
             release(wd, path);
@@ -133,12 +135,12 @@ final class FileWatches implements AutoCloseable {
     }
 
     /** Whether {@code path} has a watch now (the kernel may have dropped it since: an event then says so). */
-    boolean watching(Path path) {
+    public boolean watching(Path path) {
         return watchByPath.containsKey(path);
     }
 
     /** Kernel watches in use: files, not paths. */
-    int count() {
+    public int count() {
         return pathsByWatch.size();
     }
 
