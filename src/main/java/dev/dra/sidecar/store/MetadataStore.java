@@ -2,6 +2,9 @@ package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
+import dev.dra.sidecar.store.build.ClaimScopes;
+import dev.dra.sidecar.store.build.DriverInput;
+import dev.dra.sidecar.store.build.SnapshotBuilder;
 import dev.dra.sidecar.store.config.StoreConfig;
 import dev.dra.sidecar.store.config.StoreLog;
 import dev.dra.sidecar.store.source.FileSource;
@@ -14,6 +17,7 @@ import java.lang.management.ThreadMXBean;
 import java.nio.file.NoSuchFileException;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -382,8 +386,15 @@ public final class MetadataStore implements AutoCloseable {
         schedule.pollAt(System.nanoTime());
     }
     private void publish() {
-        MetadataSnapshot published = SnapshotBuilder.build(++sequence, source.claimsByContent() ? List.of() : files.values());
-        nodeClaims = source.claimsByContent() ? ClaimScopes.build(sequence, files.values()) : NodeClaims.NONE;
+        List<DriverInput> served = new ArrayList<>(files.size());
+        for (TrackedFile file : files.values()) {
+            DriverInput input = file.input();
+            if (input != null) {
+                served.add(input);
+            }
+        }
+        MetadataSnapshot published = SnapshotBuilder.build(++sequence, source.claimsByContent() ? List.of() : served);
+        nodeClaims = source.claimsByContent() ? ClaimScopes.build(sequence, served) : NodeClaims.NONE;
         snapshot = published;
         waiters.publish(published);
         observer.published(published);

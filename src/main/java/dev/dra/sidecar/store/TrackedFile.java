@@ -5,6 +5,7 @@ import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.snapshot.FileState;
+import dev.dra.sidecar.store.build.DriverInput;
 import dev.dra.sidecar.store.config.StoreLog;
 import dev.dra.sidecar.store.source.MetadataFileRef;
 import java.time.Duration;
@@ -243,6 +244,24 @@ final class TrackedFile {
             return "detached: " + detached.reason();
         }
         return null;
+    }
+
+    /**
+     * What readers are served of the file now, for a snapshot; {@code null} while it was never read (a file found by
+     * the walk a vanished file triggered, after that cycle's reads, is served from its first read).
+     */
+    DriverInput input() {
+        if (served instanceof Unread) {
+            return null;
+        }
+        if (served instanceof Failed failed) {
+            return new DriverInput(ref.kind(), ref.claim(), ref.request(), ref.driver(), ref.fileName(), ref.shown(),
+                    state(), null, null, null, new dev.dra.sidecar.snapshot.Served.Unavailable(failed.code(),
+                            failed.reason()));
+        }
+        Good good = good();
+        return new DriverInput(ref.kind(), ref.claim(), ref.request(), ref.driver(), ref.fileName(), ref.shown(),
+                state(), good.object(), good.sourceVersion(), staleReason(), null);
     }
 
     /** The object served now, {@code null} when none. */

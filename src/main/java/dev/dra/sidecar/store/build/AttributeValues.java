@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.build;
 
 import dev.dra.sidecar.model.DeviceAttribute;
 import dev.dra.sidecar.snapshot.AttributeValue;

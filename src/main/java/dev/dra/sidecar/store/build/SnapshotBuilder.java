@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.build;
 
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.dra.sidecar.decode.GoCompatibleJson;
@@ -20,7 +20,6 @@ import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
 import dev.dra.sidecar.snapshot.RequestValidation;
 import dev.dra.sidecar.snapshot.Served;
-import dev.dra.sidecar.store.source.MetadataFileRef;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
@@ -33,37 +32,33 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Builds an immutable snapshot from the tracked files. Every representation, a request's merged body too, is encoded
- * when asked for, from the immutable objects the snapshot holds anyway, and its last encoding kept until memory is
- * needed ({@link Served.Available#onDemand}): what is held per file is its decoded object, not its bodies. All bodies
- * are compact JSON with map keys sorted (as Go writes them) and a trailing newline.
+ * Builds an immutable snapshot from what the sources serve, one {@link DriverInput} per driver of a request. Every
+ * representation, a request's merged body too, is encoded when asked for, from the immutable objects the snapshot
+ * holds anyway, and its last encoding kept until memory is needed ({@link Served.Available#onDemand}): what is held
+ * per file is its decoded object, not its bodies. All bodies are encoded as {@link BodyEncoding} encodes them.
  */
-final class SnapshotBuilder {
+public final class SnapshotBuilder {
 
     private static final ObjectWriter WRITER = GoCompatibleJson.mapper().writer();
 
     private SnapshotBuilder() {}
 
-    static MetadataSnapshot build(long sequence, Collection<TrackedFile> files) {
-        Map<ClaimKind, SortedMap<String, SortedMap<String, List<TrackedFile>>>> tree = new EnumMap<>(ClaimKind.class);
+    /** The snapshot numbered {@code sequence} that serves {@code drivers}, in any order. */
+    public static MetadataSnapshot build(long sequence, Collection<DriverInput> drivers) {
+        Map<ClaimKind, SortedMap<String, SortedMap<String, List<DriverInput>>>> tree = new EnumMap<>(ClaimKind.class);
         for (ClaimKind kind : ClaimKind.values()) {
             tree.put(kind, new TreeMap<>());
         }
-        for (TrackedFile file : files) {
-            if (!file.wasRead()) {
-                // Found by the walk a vanished file triggered, after this cycle's reads: served from its first read.
-                continue;
-            }
-            MetadataFileRef ref = file.ref;
-            tree.get(ref.kind()).computeIfAbsent(ref.claim(), c -> new TreeMap<>())
-                    .computeIfAbsent(ref.request(), r -> new ArrayList<>()).add(file);
+        for (DriverInput driver : drivers) {
+            tree.get(driver.kind()).computeIfAbsent(driver.claim(), c -> new TreeMap<>())
+                    .computeIfAbsent(driver.request(), r -> new ArrayList<>()).add(driver);
         }
         Map<ClaimKind, ClaimSet> sets = new EnumMap<>(ClaimKind.class);
         tree.forEach((kind, claims) -> sets.put(kind, claimSet(claims)));
         return new MetadataSnapshot(sequence, Collections.unmodifiableMap(sets));
     }
 
-    private static ClaimSet claimSet(SortedMap<String, SortedMap<String, List<TrackedFile>>> claims) {
+    private static ClaimSet claimSet(SortedMap<String, SortedMap<String, List<DriverInput>>> claims) {
         SortedMap<String, ClaimEntry> entries = new TreeMap<>();
         claims.forEach((claim, requests) -> {
             SortedMap<String, RequestEntry> requestEntries = new TreeMap<>();
@@ -87,37 +82,37 @@ final class SnapshotBuilder {
         return new ClaimSet(entries, BodyEncoding.onDemand(() -> new ClaimIndex(indexEntries), null, null));
     }
 
-    private static RequestEntry request(String name, List<TrackedFile> files) {
-        files.sort((a, b) -> RequestMerger.BYTE_ORDER.compare(a.ref.fileName(), b.ref.fileName()));
+    private static RequestEntry request(String name, List<DriverInput> files) {
+        files.sort((a, b) -> RequestMerger.BYTE_ORDER.compare(a.fileName(), b.fileName()));
         SortedMap<String, DriverEntry> drivers = new TreeMap<>(RequestMerger.BYTE_ORDER);
         Map<String, DeviceMetadata> decoded = new LinkedHashMap<>();
         List<String> versions = new ArrayList<>();
         List<String> staleReasons = new ArrayList<>();
         Served.Unavailable firstFailure = null;
-        for (TrackedFile file : files) {
-            String path = file.ref.shown();
-            if (file.served() instanceof TrackedFile.Failed failed) {
-                Served.Unavailable failure = new Served.Unavailable(failed.code(), failed.reason());
-                drivers.put(file.ref.driver(), new DriverEntry(file.ref.driver(), path, file.state(), failure, null));
+        for (DriverInput file : files) {
+            String path = file.path();
+            if (file.failure() != null) {
+                Served.Unavailable failure = file.failure();
+                drivers.put(file.driver(), new DriverEntry(file.driver(), path, file.state(), failure, null));
                 if (firstFailure == null) {
                     firstFailure = failure;
                 }
                 continue;
             }
-            TrackedFile.Good good = file.good();
+            DeviceMetadata object = file.object();
             String staleReason = file.staleReason();
-            drivers.put(file.ref.driver(), new DriverEntry(file.ref.driver(), path, file.state(),
-                    BodyEncoding.onDemand(() -> good.object().withApiVersion(DeviceMetadata.V1BETA1), good.sourceVersion(),
+            drivers.put(file.driver(), new DriverEntry(file.driver(), path, file.state(),
+                    BodyEncoding.onDemand(() -> object.withApiVersion(DeviceMetadata.V1BETA1), file.sourceVersion(),
                             staleReason),
-                    MetadataValidator.validate(good.object())));
-            decoded.put(file.ref.fileName(), good.object());
-            versions.add(good.sourceVersion());
+                    MetadataValidator.validate(object)));
+            decoded.put(file.fileName(), object);
+            versions.add(file.sourceVersion());
             if (staleReason != null) {
                 staleReasons.add(staleReason);
             }
         }
         List<DriverEntry> inFileOrder = new ArrayList<>(files.size());
-        files.forEach(file -> inFileOrder.add(drivers.get(file.ref.driver())));
+        files.forEach(file -> inFileOrder.add(drivers.get(file.driver())));
         List<DriverEntry> driverList = List.copyOf(inFileOrder);
         Served.Available validation = BodyEncoding.onDemand(() -> validation(name, driverList), null, null);
         if (firstFailure != null) {

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.build;
 
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.model.ObjectMeta;
@@ -7,7 +7,6 @@ import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.ClaimSet;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
-import dev.dra.sidecar.store.source.MetadataFileRef;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
@@ -19,7 +18,7 @@ import java.util.SortedMap;
 import java.util.TreeMap;
 
 /**
- * Node mode: sorts the tracked files by the claim their decoded metadata names, and builds each claim's snapshot
+ * Node mode: sorts what the sources serve by the claim its decoded metadata names, and builds each claim's snapshot
  * with {@link SnapshotBuilder} as the sidecar builds its own. A file belongs to a claim only when its content agrees
  * with the path it has in the container: under {@code resourceclaims/<claim>/} its {@code metadata.name} is
  * {@code <claim>}, under {@code resourceclaimtemplates/<podClaimName>/} its {@code podClaimName} (when it has one)
@@ -30,9 +29,10 @@ public final class ClaimScopes {
 
     private ClaimScopes() {}
 
-    static NodeClaims build(long sequence, Collection<TrackedFile> files) {
-        Map<NodeClaims.Scope, List<TrackedFile>> byScope = new HashMap<>();
-        for (TrackedFile file : files) {
+    /** Every claim's snapshot apart, numbered {@code sequence}, from {@code files} in any order. */
+    public static NodeClaims build(long sequence, Collection<DriverInput> files) {
+        Map<NodeClaims.Scope, List<DriverInput>> byScope = new HashMap<>();
+        for (DriverInput file : files) {
             NodeClaims.Scope scope = scope(file);
             if (scope != null) {
                 byScope.computeIfAbsent(scope, s -> new ArrayList<>()).add(file);
@@ -43,19 +43,18 @@ public final class ClaimScopes {
         return new NodeClaims(sequence, Collections.unmodifiableMap(scopes));
     }
 
-    private static NodeClaims.Scope scope(TrackedFile file) {
-        if (!(file.served() instanceof TrackedFile.Serving serving)) {
+    private static NodeClaims.Scope scope(DriverInput file) {
+        DeviceMetadata object = file.object();
+        if (object == null) {
             return null;
         }
-        DeviceMetadata object = serving.good().object();
         ObjectMeta meta = object.metadata();
         if (meta == null || isEmpty(meta.namespace()) || isEmpty(meta.name())) {
             return null;
         }
-        MetadataFileRef ref = file.ref;
-        boolean agrees = ref.kind() == ClaimKind.CLAIM ? ref.claim().equals(meta.name())
-                : object.podClaimName() == null || ref.claim().equals(object.podClaimName());
-        return agrees ? new NodeClaims.Scope(ref.kind(), meta.namespace(), meta.name()) : null;
+        boolean agrees = file.kind() == ClaimKind.CLAIM ? file.claim().equals(meta.name())
+                : object.podClaimName() == null || file.claim().equals(object.podClaimName());
+        return agrees ? new NodeClaims.Scope(file.kind(), meta.namespace(), meta.name()) : null;
     }
 
     private static boolean isEmpty(String value) {
