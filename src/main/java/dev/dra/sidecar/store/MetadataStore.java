@@ -7,6 +7,9 @@ import dev.dra.sidecar.store.build.DriverInput;
 import dev.dra.sidecar.store.build.SnapshotBuilder;
 import dev.dra.sidecar.store.config.StoreConfig;
 import dev.dra.sidecar.store.config.StoreLog;
+import dev.dra.sidecar.store.file.FileLook;
+import dev.dra.sidecar.store.file.HeldBudget;
+import dev.dra.sidecar.store.file.TrackedFile;
 import dev.dra.sidecar.store.source.FileSource;
 import dev.dra.sidecar.store.source.MetadataFileRef;
 import dev.dra.sidecar.store.watch.DirectoryWatcher;
@@ -85,7 +88,7 @@ public final class MetadataStore implements AutoCloseable {
         this.config = config;
         this.source = FileSource.of(config);
         this.budget = new HeldBudget(config);
-        this.look = new FileLook(config, source, observer, budget);
+        this.look = new FileLook(config, source, observer::fileRead, budget);
         this.observer = observer;
         this.snapshot = SnapshotBuilder.build(0, List.of());
         this.status = new StoreStatus(false, WatchMode.POLLING, "not started", 0, 0, System.nanoTime(), 0);
@@ -251,9 +254,7 @@ public final class MetadataStore implements AutoCloseable {
             due = Math.min(due, config.pollInterval().toNanos());
         }
         for (TrackedFile file : files.values()) {
-            if (file.checkPending && file.checkAtNanos - now < due) {
-                due = file.checkAtNanos - now;
-            }
+            due = file.dueWithin(now, due);
         }
         return Math.max(0, due);
     }
@@ -344,10 +345,10 @@ public final class MetadataStore implements AutoCloseable {
         var it = files.values().iterator();
         while (it.hasNext()) {
             TrackedFile file = it.next();
-            if (!found.contains(file.ref.path())) {
+            if (!found.contains(file.ref().path())) {
                 it.remove();
                 if (watches != null) {
-                    watches.unwatch(file.ref.path());
+                    watches.unwatch(file.ref().path());
                 }
                 file.removed();
                 budget.untrack(file);
@@ -361,11 +362,11 @@ public final class MetadataStore implements AutoCloseable {
     }
 
     private void keepWatching(TrackedFile file, Path real, Object fileKey) {
-        if (watches == null || (Objects.equals(fileKey, file.watchedKey) && watches.watching(file.ref.path()))) {
+        if (watches == null || (Objects.equals(fileKey, file.watchedKey()) && watches.watching(file.ref().path()))) {
             return;
         }
         try {
-            file.watchedKey = watches.watch(file.ref.path(), real == null ? file.ref.path() : real) ? fileKey : null;
+            file.watchedKey(watches.watch(file.ref().path(), real == null ? file.ref().path() : real) ? fileKey : null);
         } catch (FileWatcher.WatchesExhausted e) { // the directory watches count against the same limit
             stopWatchingFiles(e.getMessage() + " and " + (watcher == null ? 0 : watcher.count())
                     + " directory watches");
@@ -381,7 +382,7 @@ public final class MetadataStore implements AutoCloseable {
         watches.close();
         watches = null;
         for (TrackedFile file : files.values()) {
-            file.watchedKey = null;
+            file.watchedKey(null);
         }
         schedule.pollAt(System.nanoTime());
     }

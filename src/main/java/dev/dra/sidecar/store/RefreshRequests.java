@@ -2,6 +2,7 @@ package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.store.config.StoreLog;
+import dev.dra.sidecar.store.file.TrackedFile;
 import dev.dra.sidecar.store.watch.DirectoryWatcher;
 import dev.dra.sidecar.store.watch.FileWatcher;
 import java.nio.file.Path;

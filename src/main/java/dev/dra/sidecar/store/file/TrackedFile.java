@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.file;
 
 import dev.dra.sidecar.decode.DecodedMetadata;
 import dev.dra.sidecar.decode.FailureCode;
@@ -20,7 +20,7 @@ import org.jboss.logging.Logger;
  * when a settled file fails. Owned and mutated by the refresh thread only; what readers see is copied into the immutable
  * snapshot.
  */
-final class TrackedFile {
+public final class TrackedFile {
 
     /** What readers are served from the file. Equal states publish nothing new. */
     sealed interface Served permits Unread, Serving, Failed {}
@@ -76,8 +76,23 @@ final class TrackedFile {
     private Served served = UNREAD;
     private long backoffNanos;
 
-    TrackedFile(MetadataFileRef ref) {
+    public TrackedFile(MetadataFileRef ref) {
         this.ref = ref;
+    }
+
+    /** Where the file is, as its source found it. */
+    public MetadataFileRef ref() {
+        return ref;
+    }
+
+    /** The file identity ({@code fileKey}) the inotify watch is on; {@code null} without a watch. */
+    public Object watchedKey() {
+        return watchedKey;
+    }
+
+    /** The watch is now on the file identity {@code fileKey}; {@code null}: the file has no watch. */
+    public void watchedKey(Object fileKey) {
+        watchedKey = fileKey;
     }
 
     Served served() {
@@ -106,7 +121,7 @@ final class TrackedFile {
     }
 
     /** Asks for a look at {@code atNanos} (or earlier, if one is due earlier). */
-    void checkAt(long atNanos, boolean read) {
+    public void checkAt(long atNanos, boolean read) {
         if (!checkPending || atNanos - checkAtNanos < 0) {
             checkAtNanos = atNanos;
             checkPending = true;
@@ -115,8 +130,13 @@ final class TrackedFile {
     }
 
     /** Whether a look is due at {@code nowNanos}. */
-    boolean checkDue(long nowNanos) {
+    public boolean checkDue(long nowNanos) {
         return checkPending && nowNanos - checkAtNanos >= 0;
+    }
+
+    /** How long after {@code nowNanos} a look asked for is due, or {@code boundNanos} if that is sooner or none is. */
+    public long dueWithin(long nowNanos, long boundNanos) {
+        return checkPending && checkAtNanos - nowNanos < boundNanos ? checkAtNanos - nowNanos : boundNanos;
     }
 
     /** A look was done: nothing more is due until an event, the safety poll or a retry asks. */
@@ -129,7 +149,7 @@ final class TrackedFile {
      * The read decoded. A first read in a scan of many files ({@code quietFirstRead}) logs at debug level only: the
      * scan logs one summary line instead. @return whether what readers see changed
      */
-    boolean readSucceeded(DecodedMetadata decoded, boolean quietFirstRead) {
+    public boolean readSucceeded(DecodedMetadata decoded, boolean quietFirstRead) {
         Served before = served;
         backoffNanos = 0;
         served = new Fresh(new Good(decoded.object(), decoded.sourceVersion()));
@@ -231,7 +251,7 @@ final class TrackedFile {
     }
 
     /** The file is gone from the tree. */
-    void removed() {
+    public void removed() {
         LOG.infof("%s: removed", ref.path());
     }
 
@@ -250,7 +270,7 @@ final class TrackedFile {
      * What readers are served of the file now, for a snapshot; {@code null} while it was never read (a file found by
      * the walk a vanished file triggered, after that cycle's reads, is served from its first read).
      */
-    DriverInput input() {
+    public DriverInput input() {
         if (served instanceof Unread) {
             return null;
         }

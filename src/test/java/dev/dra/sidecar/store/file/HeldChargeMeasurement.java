@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.file;
 
 import dev.dra.sidecar.decode.MetadataStreamDecoder;
 import java.nio.charset.StandardCharsets;
@@ -12,7 +12,7 @@ import java.util.function.IntFunction;
  * decodes many distinct files, keeps their objects, and prints the heap they take after full GCs beside what they
  * are charged. Not a test: run it after changing the model or the decoding, with a heap of its own, e.g.
  * {@code java -XX:+UseSerialGC -Xmx1g -cp 'target/test-classes:target/classes:target/quarkus-app/lib/main/*'
- * dev.dra.sidecar.store.HeldChargeMeasurement}; every ratio it prints (charge over heap) must stay above 1.
+ * dev.dra.sidecar.store.file.HeldChargeMeasurement}; every ratio it prints (charge over heap) must stay above 1.
  */
 final class HeldChargeMeasurement {
 

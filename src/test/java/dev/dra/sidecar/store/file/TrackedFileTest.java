@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.file;
 
 import static dev.dra.sidecar.store.StoreFiles.metadata;
 import static org.junit.jupiter.api.Assertions.assertEquals;

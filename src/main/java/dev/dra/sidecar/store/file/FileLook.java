@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.file;
 
 import dev.dra.sidecar.decode.DecodedMetadata;
 import dev.dra.sidecar.decode.FailureCode;
@@ -23,13 +23,19 @@ import org.jboss.logging.Logger;
  * discarded, a recently modified file is read twice and must give the same bytes, and a failure of a file met while
  * being written is held back until the file settles ({@link #SETTLE_MILLIS}).
  */
-final class FileLook {
+public final class FileLook {
 
     private static final Logger LOG = Logger.getLogger(StoreLog.CATEGORY);
 
     /** Keeps the file's inotify watch on the file its path leads to now ({@code real}, or the path itself). */
-    interface Watching {
+    public interface Watching {
         void keep(TrackedFile file, Path real, Object fileKey);
+    }
+
+    /** Told of each read a look reports: its failure's code, {@code null} when it decoded. */
+    @FunctionalInterface
+    public interface ReadReport {
+        void fileRead(FailureCode failure);
     }
 
     /**
@@ -37,12 +43,12 @@ final class FileLook {
      * size and time. A file modified this recently before a read is read once more when this much has passed,
      * and a failed read of it (empty or cut short: a driver between truncate and write) is not served until then.
      */
-    static final long SETTLE_MILLIS = 100;
+    public static final long SETTLE_MILLIS = 100;
 
     private final StoreConfig config;
     private final FileSource source;
     private final BoundedFileReader reader;
-    private final RefreshObserver observer;
+    private final ReadReport report;
     private final HeldBudget budget;
     private long reads;
     /** Set for a cycle that reads more than {@link #LOGGED_ONE_BY_ONE} files for the first time: one summary line. */
@@ -54,16 +60,17 @@ final class FileLook {
     /** A cycle that reads at most this many files for the first time logs each; more get one summary line. */
     static final int LOGGED_ONE_BY_ONE = 10;
 
-    FileLook(StoreConfig config, FileSource source, RefreshObserver observer, HeldBudget budget) {
+    /** Looks at files of {@code source}, holds what they decode against {@code budget}, and tells {@code report}. */
+    public FileLook(StoreConfig config, FileSource source, ReadReport report, HeldBudget budget) {
         this.config = config;
         this.budget = budget;
         this.source = source;
         this.reader = new BoundedFileReader(config.maxFileSize().asLongValue());
-        this.observer = observer;
+        this.report = report;
     }
 
     /** Before a cycle's looks: how many of {@code files} are still unread decides whether each first read logs. */
-    void beginCycle(Iterable<TrackedFile> files) {
+    public void beginCycle(Iterable<TrackedFile> files) {
         int unread = 0;
         for (TrackedFile file : files) {
             if (!file.wasRead()) {
@@ -77,7 +84,7 @@ final class FileLook {
     }
 
     /** After a cycle's looks: the summary line of a cycle that read many files for the first time. */
-    void endCycle(HeldBudget.View held) {
+    public void endCycle(HeldBudget.View held) {
         if (bulk) {
             LOG.infof("Read %d new metadata files in %d ms: %d served, %d not (failures are logged one by one, "
                     + "files past the memory bound in one line); %d held, %s estimated of %s", bulkNew,
@@ -88,7 +95,7 @@ final class FileLook {
     }
 
     /** Files read so far: a poll that read none measures what polling alone costs. */
-    long reads() {
+    public long reads() {
         return reads;
     }
 
@@ -99,7 +106,7 @@ final class FileLook {
      *
      * @throws NoSuchFileException the file is gone, or now leads outside the root: the caller walks the tree again
      */
-    boolean look(TrackedFile file, Watching watching) throws NoSuchFileException {
+    public boolean look(TrackedFile file, Watching watching) throws NoSuchFileException {
         long now = System.nanoTime();
         boolean readRequested = file.readRequested;
         file.checked();
@@ -170,11 +177,11 @@ final class FileLook {
         }
         long charge = HeldCharge.of(decoded.object());
         if (!budget.take(file.charge, charge)) {
-            observer.fileRead(FailureCode.MEMORY_BOUND_REACHED);
+            report.fileRead(FailureCode.MEMORY_BOUND_REACHED);
             return file.refused(budget.refusal());
         }
         file.charge = charge;
-        observer.fileRead(null);
+        report.fileRead(null);
         if (bulk && !file.wasRead()) {
             bulkServed++;
         }
@@ -182,14 +189,14 @@ final class FileLook {
     }
 
     /**
-     * A failed read is reported to the observer unless it is held back (a file met while being written: it is read
+     * A failed read is reported unless it is held back (a file met while being written: it is read
      * again once it settles, and readers see nothing of it).
      *
      * @param settlingNanos how long until the file has settled, 0 when it has ({@link TrackedFile#readFailed})
      */
     private boolean failed(TrackedFile file, long now, long settlingNanos, MetadataDecodeException failure) {
         if (!file.heldBack(failure, settlingNanos)) {
-            observer.fileRead(failure.code());
+            report.fileRead(failure.code());
         }
         return file.readFailed(failure, now, settlingNanos, config.retryBackoffMin(), config.retryBackoffMax());
     }

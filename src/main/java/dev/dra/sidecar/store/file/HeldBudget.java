@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.file;
 
 import dev.dra.sidecar.store.config.StoreConfig;
 import dev.dra.sidecar.store.config.StoreLog;
@@ -52,7 +52,7 @@ public final class HeldBudget {
     private boolean freed;
     private volatile View view;
 
-    HeldBudget(StoreConfig config) {
+    public HeldBudget(StoreConfig config) {
         long maxHeap = Runtime.getRuntime().maxMemory();
         if (config.maxHeld().isPresent()) {
             bound = config.maxHeld().get().asLongValue();
@@ -86,7 +86,7 @@ public final class HeldBudget {
     }
 
     /** A file found by a walk: charges its bookkeeping if that fits. @return whether it fit (then track it) */
-    boolean track() {
+    public boolean track() {
         if (tracking + PER_TRACKED > bound / 2) {
             return false;
         }
@@ -96,13 +96,13 @@ public final class HeldBudget {
     }
 
     /** Files the last walk found but could not track. */
-    void untracked(int count) {
+    public void untracked(int count) {
         untracked = count;
         publish();
     }
 
     /** A tracked file is gone: its bookkeeping is freed, and its held charge if any ({@link #release}). */
-    void untrack(TrackedFile file) {
+    public void untrack(TrackedFile file) {
         tracking -= PER_TRACKED;
         release(file);
         freed = true;
@@ -124,7 +124,7 @@ public final class HeldBudget {
      * After a cycle that changed what is served: counts the refused files, says so in one log line when that count
      * changes, and asks for a read of each refused file when memory was freed since the last call.
      */
-    void settle(Collection<TrackedFile> tracked, long nowNanos) {
+    public void settle(Collection<TrackedFile> tracked, long nowNanos) {
         int count = 0;
         for (TrackedFile file : tracked) {
             if (file.isRefused()) {
@@ -151,7 +151,7 @@ public final class HeldBudget {
         }
     }
 
-    View view() {
+    public View view() {
         return view;
     }
 
