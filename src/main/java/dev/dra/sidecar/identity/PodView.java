@@ -7,7 +7,7 @@ import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
 import dev.dra.sidecar.snapshot.Served;
-import dev.dra.sidecar.store.build.ClaimScopes;
+import dev.dra.sidecar.store.assembly.ClaimScopes;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;

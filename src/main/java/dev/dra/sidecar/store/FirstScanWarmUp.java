@@ -4,7 +4,7 @@ import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.decode.MetadataStreamDecoder;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
-import dev.dra.sidecar.store.build.SnapshotBuilder;
+import dev.dra.sidecar.store.assembly.SnapshotBuilder;
 import dev.dra.sidecar.store.file.TrackedFile;
 import dev.dra.sidecar.store.source.MetadataFileRef;
 import jakarta.enterprise.context.ApplicationScoped;

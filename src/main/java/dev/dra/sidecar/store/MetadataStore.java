@@ -2,9 +2,9 @@ package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
-import dev.dra.sidecar.store.build.ClaimScopes;
-import dev.dra.sidecar.store.build.DriverInput;
-import dev.dra.sidecar.store.build.SnapshotBuilder;
+import dev.dra.sidecar.store.assembly.ClaimScopes;
+import dev.dra.sidecar.store.assembly.DriverInput;
+import dev.dra.sidecar.store.assembly.SnapshotBuilder;
 import dev.dra.sidecar.store.config.StoreConfig;
 import dev.dra.sidecar.store.config.StoreLog;
 import dev.dra.sidecar.store.file.FileLook;

@@ -5,7 +5,7 @@ import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.snapshot.FileState;
-import dev.dra.sidecar.store.build.DriverInput;
+import dev.dra.sidecar.store.assembly.DriverInput;
 import dev.dra.sidecar.store.config.StoreLog;
 import dev.dra.sidecar.store.source.MetadataFileRef;
 import java.time.Duration;

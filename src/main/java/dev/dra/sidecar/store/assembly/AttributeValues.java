@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store.build;
+package dev.dra.sidecar.store.assembly;
 
 import dev.dra.sidecar.model.DeviceAttribute;
 import dev.dra.sidecar.snapshot.AttributeValue;

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store.build;
+package dev.dra.sidecar.store.assembly;
 
 import com.fasterxml.jackson.databind.ObjectWriter;
 import dev.dra.sidecar.decode.GoCompatibleJson;

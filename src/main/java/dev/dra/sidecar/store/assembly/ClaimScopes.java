@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store.build;
+package dev.dra.sidecar.store.assembly;
 
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.model.ObjectMeta;

@@ -1,7 +1,0 @@
-/**
- * Where what the sources serve meets the snapshot: {@link dev.dra.sidecar.store.build.SnapshotBuilder} builds the
- * immutable snapshot, and in node mode {@link dev.dra.sidecar.store.build.ClaimScopes} one per claim, from one
- * {@link dev.dra.sidecar.store.build.DriverInput} per driver of a request, whatever source it came from. Nothing
- * here knows how the metadata was found, read or watched.
- */
-package dev.dra.sidecar.store.build;
