@@ -1,9 +1,10 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.refresh;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.store.TestStoreConfig;
 import dev.dra.sidecar.store.config.StoreConfig;
 import java.time.Duration;
 import java.util.ArrayList;

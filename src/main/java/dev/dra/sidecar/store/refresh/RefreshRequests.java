@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.refresh;
 
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.store.config.StoreLog;

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.store;
+package dev.dra.sidecar.store.refresh;
 
 import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
