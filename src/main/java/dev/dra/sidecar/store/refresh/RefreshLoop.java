@@ -11,6 +11,7 @@ import dev.dra.sidecar.store.file.FileLook;
 import dev.dra.sidecar.store.file.HeldBudget;
 import dev.dra.sidecar.store.file.TrackedFile;
 import dev.dra.sidecar.store.source.FileSource;
+import dev.dra.sidecar.store.source.FileSourceFactory;
 import dev.dra.sidecar.store.source.MetadataFileRef;
 import dev.dra.sidecar.store.watch.WatchMode;
 import java.lang.management.ManagementFactory;
@@ -82,7 +83,7 @@ public final class RefreshLoop implements AutoCloseable {
      */
     public RefreshLoop(StoreConfig config, RefreshObserver observer, Consumer<MetadataSnapshot> onPublished) {
         this.config = config;
-        this.source = FileSource.of(config);
+        this.source = FileSourceFactory.of(config);
         this.budget = new HeldBudget(config);
         this.look = new FileLook(config, source, observer::fileRead, budget);
         this.observer = observer;

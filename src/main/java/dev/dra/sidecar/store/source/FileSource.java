@@ -1,23 +1,14 @@
 package dev.dra.sidecar.store.source;
 
-import dev.dra.sidecar.store.config.StoreConfig;
 import java.io.IOException;
 import java.nio.file.Path;
 import java.util.List;
 
 /**
- * Where the store finds its metadata files: the container's own tree ({@link TreeScanner}, sidecar mode) or the
- * host files the CDI specs of a node name ({@link CdiSpecScanner}, node mode). Chosen once, when the store is made.
+ * Where the store finds its metadata files: the container's own tree (sidecar mode) or the host files the CDI specs
+ * of a node name (node mode). Chosen once, when the store is made ({@link FileSourceFactory}).
  */
 public interface FileSource {
-
-    /** The source {@link StoreConfig#mode()} names. */
-    static FileSource of(StoreConfig config) {
-        return switch (config.mode()) {
-            case SIDECAR -> new TreeScanner(config.root());
-            case NODE -> new CdiSpecScanner(config.cdiDir(), config.root(), config.maxFileSize().asLongValue());
-        };
-    }
 
     /**
      * What one scan found.
