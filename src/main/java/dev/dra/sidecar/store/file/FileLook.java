@@ -230,7 +230,7 @@ public final class FileLook {
      * Why an I/O operation failed, in words: the JDK's file exceptions carry only the path as their message
      * (an unreadable file said "cannot read file: /path"), the reason is separate.
      */
-    static String reason(IOException e) {
+    private static String reason(IOException e) {
         if (e instanceof AccessDeniedException) {
             return "permission denied (the sidecar's user may not read it)";
         }

@@ -9,7 +9,7 @@ import org.jboss.logging.Logger;
 /**
  * The memory bound of what the store holds, and what it holds now. Each tracked file is charged
  * {@link #PER_TRACKED}, and each held file besides what {@link HeldCharge} estimates for its decoded object; both are
- * upper estimates of the heap taken, measured in a JVM and on the image (docs/operations.md, "Memory bound"). A file
+ * upper estimates of the heap taken (docs/operations.md, "Memory bound"). A file
  * whose charge does not fit is not held: it answers {@code memory-bound-reached} with {@link #refusal()}, and the
  * others are served. Owned by the refresh thread; {@link #view()} is safe to read from any thread.
  */
@@ -26,7 +26,7 @@ public final class HeldBudget {
 
     /**
      * The default bound: this share of the maximum heap. The rest is for the sidecar itself and what the API's bounds
-     * let clients take (about 25 MiB of the image's heap at the shipped limit).
+     * let clients take.
      */
     static final double HEAP_SHARE = 0.65;
 

@@ -16,9 +16,8 @@ import java.io.IOException;
  * file of many small attributes takes several times the heap of a file of the same size with one long string, and
  * whitespace or a second apiVersion in the file take none.
  *
- * <p>The constants are above what the heap measured in a JVM for each shape of file: one device with a few
- * attributes (pretty-printed, two versions), 32 devices of 32 int or unique string attributes, 64 devices of 8 list
- * attributes, one long ASCII or Cyrillic string; the most a token took there was 21 bytes besides one byte per byte.
+ * <p>The constants are above what a JVM's heap takes for each shape of file that {@code HeldChargeMeasurement} (in
+ * the tests) holds: few or many devices, attributes of every kind, long strings of one or two bytes per character.
  */
 public final class HeldCharge {
 

@@ -15,7 +15,7 @@ import dev.dra.sidecar.store.config.StoreConfig;
  *       never came), the walk is due exactly when the poll is, and the poll waits for the walk's spacing. Whatever
  *       ran out of turn, the loop at rest wakes once per interval.
  *   <li>Nothing else wakes the loop at rest: each wake costs the CPU of bringing its code and data back into the
- *       caches (on a virtual machine that reclaims a guest's idle memory, tens of milliseconds).
+ *       caches, and more on a virtual machine that reclaims a guest's idle memory.
  * </ul>
  */
 final class RefreshSchedule {

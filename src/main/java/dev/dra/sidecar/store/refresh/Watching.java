@@ -30,7 +30,7 @@ final class Watching implements AutoCloseable {
         this.config = config;
     }
 
-    /** Before the first scan: files are polled until {@link #start} set the watches up, or for good when they are off. */
+    /** Before the first scan: files are polled until {@link #start} set the watches up, or for good if they are off. */
     void starting() {
         if (config.watch()) {
             pollingReason = "starting: file notifications are being set up";

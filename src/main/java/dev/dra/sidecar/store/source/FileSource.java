@@ -38,8 +38,8 @@ public interface FileSource {
     /**
      * The metadata files there are now that {@code admission} admits, how many it did not, the directories to watch
      * for new ones, and whether the source exists. A file not admitted costs the scan no memory beyond its count, and
-     * a directory is listed to watch only when it holds an admitted file or no file was refused until it was walked, so that a tree
-     * far larger than the bound costs what the bound allows, not what the tree holds.
+     * a directory is listed to watch only when it holds an admitted file or no file was refused until it was walked,
+     * so that a tree far larger than the bound costs what the bound allows, not what the tree holds.
      */
     Scan scan(Admission admission);
 
