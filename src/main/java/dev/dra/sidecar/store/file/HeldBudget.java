@@ -52,6 +52,7 @@ public final class HeldBudget {
     private boolean freed;
     private volatile View view;
 
+    /** The bound {@code dra.metadata.max-held} sets, else {@link #HEAP_SHARE} of the maximum heap; nothing held. */
     public HeldBudget(StoreConfig config) {
         long maxHeap = Runtime.getRuntime().maxMemory();
         if (config.maxHeld().isPresent()) {
@@ -151,6 +152,7 @@ public final class HeldBudget {
         }
     }
 
+    /** What is held now against the bound; safe from any thread. */
     public View view() {
         return view;
     }
@@ -167,6 +169,7 @@ public final class HeldBudget {
         view = new View(tracking + held, bound, files, refused, untracked, boundSource);
     }
 
+    /** {@code bytes} in MiB with one decimal, as the store's messages give sizes. */
     public static String mib(long bytes) {
         return String.format(Locale.ROOT, "%.1f MiB", bytes / (1024.0 * 1024.0));
     }

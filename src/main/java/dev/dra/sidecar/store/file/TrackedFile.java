@@ -76,6 +76,7 @@ public final class TrackedFile {
     private Served served = UNREAD;
     private long backoffNanos;
 
+    /** A file a walk found: not read yet, so not served. */
     public TrackedFile(MetadataFileRef ref) {
         this.ref = ref;
     }

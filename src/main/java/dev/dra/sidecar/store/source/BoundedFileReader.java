@@ -12,10 +12,16 @@ public final class BoundedFileReader {
 
     private final long maxBytes;
 
+    /** A reader of files up to {@code maxBytes} long. */
     public BoundedFileReader(long maxBytes) {
         this.maxBytes = maxBytes;
     }
 
+    /**
+     * The whole file {@code path} leads to.
+     *
+     * @throws MetadataDecodeException {@code file-too-large} when it is longer than the limit
+     */
     public byte[] read(Path path) throws MetadataDecodeException, IOException {
         byte[] bytes;
         try (InputStream in = Files.newInputStream(path)) {

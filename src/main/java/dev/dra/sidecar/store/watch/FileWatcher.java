@@ -78,6 +78,7 @@ public final class FileWatcher implements AutoCloseable {
     /** The result of {@link #open}: the watcher, or why there is none. */
     public record Opened(FileWatcher watcher, String unavailableReason) {}
 
+    /** A running watcher that tells {@code listener}, or why inotify cannot be had here (then files are polled). */
     public static Opened open(Listener listener) {
         if (!Inotify.available()) {
             return new Opened(null, Inotify.unavailableReason());
