@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dra.sidecar.image.OversizedTree.TreeFile;
-import dev.dra.sidecar.store.HeldBudget;
+import dev.dra.sidecar.store.file.HeldBudget;
 import dev.dra.sidecar.testsupport.CleanLog;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.FileTrees;
