@@ -65,7 +65,7 @@ def measure(node, repo, n):
     api_server = node.kubectl("config", "view", "--minify", "-o", "jsonpath={.clusters[0].cluster.server}").strip()
     node.kubectl("patch", "daemonset", "dra-metadata-sidecar", "-n", "dra-metadata-node", "-p", json.dumps(
         {"spec": {"template": {"spec": {"containers": [{"name": "agent", "image": image, "imagePullPolicy": "Never",
-                                                        "env": [{"name": "DRA_METADATA_NODE_API_SERVER",
+                                                        "env": [{"name": "DRA_METADATA_KUBE_API_SERVER",
                                                                  "value": api_server}]}]}}}}))
     node.kubectl("rollout", "status", "daemonset/dra-metadata-sidecar", "-n", "dra-metadata-node", "--timeout=120s",
                  timeout=130)

@@ -1,15 +1,13 @@
 package dev.dra.sidecar.api;
 
-import dev.dra.sidecar.identity.NodeConfig;
 import dev.dra.sidecar.identity.PodCallers;
-import dev.dra.sidecar.store.MetadataStore;
 import dev.dra.sidecar.store.config.StoreConfig;
 import io.quarkus.runtime.Startup;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.RoutingContext;
-import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
+import jakarta.enterprise.inject.Instance;
 import java.util.concurrent.CompletableFuture;
 
 /**
@@ -27,8 +25,8 @@ class Callers {
     private final CurrentVertxRequest current;
     private final CompletableFuture<Caller> container = CompletableFuture.completedFuture(Caller.CONTAINER);
 
-    Callers(StoreConfig store, NodeConfig node, MetadataStore metadata, CurrentVertxRequest current) {
-        this.pods = store.mode() == StoreConfig.Mode.NODE ? new PodCallers(node, metadata) : null;
+    Callers(StoreConfig store, Instance<PodCallers> pods, CurrentVertxRequest current) {
+        this.pods = store.mode() == StoreConfig.Mode.NODE ? pods.get() : null;
         this.current = current;
     }
 
@@ -54,12 +52,5 @@ class Callers {
             throw new ApiException(ProblemType.INTERNAL, "the request reached a resource without its caller");
         }
         return caller;
-    }
-
-    @PreDestroy
-    void close() {
-        if (pods != null) {
-            pods.close();
-        }
     }
 }

@@ -12,6 +12,7 @@ import java.util.function.BiConsumer;
 final class ConditionalResponses {
 
     static final String SOURCE_VERSION_HEADER = "Metadata-Source-Version";
+    static final String SOURCE_HEADER = "Metadata-Source";
 
     private ConditionalResponses() {}
 
@@ -29,12 +30,16 @@ final class ConditionalResponses {
     }
 
     /**
-     * The headers every answer with {@code available} carries, 200 and 304 alike: {@code ETag}; the
+     * The headers every answer with {@code available} carries, 200 and 304 alike: {@code ETag}; for metadata,
+     * {@code Metadata-Source} ({@code file}, {@code resource-api}, or both in merge order); the
      * {@code Metadata-Source-Version} when the bytes come from files; {@code Warning: 110 - "stale: <reason>"} when
      * the latest read of a file failed and its last good object is served.
      */
     static void headers(Served.Available available, BiConsumer<String, String> header) {
         header.accept("ETag", available.etag());
+        if (available.sources() != null) {
+            header.accept(SOURCE_HEADER, available.sources());
+        }
         if (available.sourceVersions() != null) {
             header.accept(SOURCE_VERSION_HEADER, available.sourceVersions());
         }

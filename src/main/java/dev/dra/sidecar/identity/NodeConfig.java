@@ -26,20 +26,6 @@ public interface NodeConfig {
     @WithDefault("dra-metadata-sidecar")
     String audience();
 
-    /**
-     * The API server; without it, the in-cluster one:
-     * {@code https://$KUBERNETES_SERVICE_HOST:$KUBERNETES_SERVICE_PORT}.
-     */
-    Optional<URI> apiServer();
-
-    /** The agent's own service account token, read again for every call to the API server (it rotates). */
-    @WithDefault("/var/run/secrets/kubernetes.io/serviceaccount/token")
-    Path tokenFile();
-
-    /** The CA that signed the API server's certificate. */
-    @WithDefault("/var/run/secrets/kubernetes.io/serviceaccount/ca.crt")
-    Path caFile();
-
     /** How long a TokenReview's verdict is reused; never past the token's own expiry. */
     @WithDefault("10s")
     Duration tokenCacheTtl();

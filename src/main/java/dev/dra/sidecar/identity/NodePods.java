@@ -3,19 +3,23 @@ package dev.dra.sidecar.identity;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.dra.sidecar.kube.KubeApi;
 import dev.dra.sidecar.kube.ListWatch;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import org.jboss.logging.Logger;
 
 /**
  * This node's pods, from a list and a watch of the API server restricted to the node
  * ({@code fieldSelector=spec.nodeName=<node>}, kept by a {@link ListWatch} on the thread {@code dra-node-pods}).
  * Holds one small {@link PodInfo} per pod of the node, keyed by namespace and name, and nothing else: a pod the
- * watch has not brought yet is fetched when it asks ({@link #pod}).
+ * watch has not brought yet is fetched when it asks ({@link #pod}). Listeners ({@link #onChange}) hear of every
+ * change of what it holds.
  */
-final class NodePods implements AutoCloseable {
+public final class NodePods implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(NodePods.class);
 
@@ -23,6 +27,7 @@ final class NodePods implements AutoCloseable {
     private final String node;
     private final Map<String, PodInfo> pods = new ConcurrentHashMap<>();
     private final ListWatch watch;
+    private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
 
     NodePods(KubeApi api, String node) {
         this.api = api;
@@ -38,6 +43,23 @@ final class NodePods implements AutoCloseable {
     /** The pods known now, at most the node's. */
     int size() {
         return pods.size();
+    }
+
+    /** The pods known now. */
+    public Collection<PodInfo> all() {
+        return List.copyOf(pods.values());
+    }
+
+    /**
+     * Calls {@code listener} after each change of the pods known (a list, an event, a pod fetched), on the thread that
+     * made it; it must not block.
+     */
+    public void onChange(Runnable listener) {
+        listeners.add(listener);
+    }
+
+    private void notifyListeners() {
+        listeners.forEach(Runnable::run);
     }
 
     /**
@@ -61,6 +83,7 @@ final class NodePods implements AutoCloseable {
             PodInfo info = PodInfo.of(pod);
             if (node.equals(info.nodeName())) {
                 pods.put(key(namespace, name), info);
+                notifyListeners();
             }
             return info;
         });
@@ -84,17 +107,20 @@ final class NodePods implements AutoCloseable {
             objects.forEach((key, pod) -> listedPods.put(key, PodInfo.of(pod)));
             pods.keySet().retainAll(listedPods.keySet());
             pods.putAll(listedPods);
+            notifyListeners();
         }
 
         @Override
         public void changed(String key, JsonNode pod) {
             pods.put(key, PodInfo.of(pod));
+            notifyListeners();
         }
 
         @Override
         public void deleted(String key, JsonNode pod) {
             PodInfo info = PodInfo.of(pod);
             pods.computeIfPresent(key, (k, known) -> known.uid().equals(info.uid()) ? null : known);
+            notifyListeners();
         }
     }
 }

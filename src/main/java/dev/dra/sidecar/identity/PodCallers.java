@@ -4,7 +4,6 @@ import dev.dra.sidecar.kube.KubeApi;
 import dev.dra.sidecar.snapshot.NodeClaims;
 import dev.dra.sidecar.store.MetadataStore;
 import java.net.InetAddress;
-import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -19,7 +18,7 @@ import java.util.concurrent.TimeUnit;
  * again then (its pod object from the API server, the CDI specs from disk), at most once a second per pod, so that
  * its first request is answered rather than refused.
  */
-public final class PodCallers implements AutoCloseable {
+public final class PodCallers {
 
     private static final long FRESH_SPACING_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final String BEARER = "bearer ";
@@ -33,22 +32,10 @@ public final class PodCallers implements AutoCloseable {
     private final Map<String, PodView> views = new ConcurrentHashMap<>();
     private final Map<String, Long> lookedUp = new ConcurrentHashMap<>();
 
-    public PodCallers(NodeConfig config, MetadataStore store) {
-        if (config.nodeName().isEmpty()) {
-            throw new IllegalStateException("node mode needs the node's name: set NODE_NAME (downward API "
-                    + "spec.nodeName) or dra.metadata.node.name");
-        }
-        KubeApi api = new KubeApi(apiServer(config), config.tokenFile(), config.caFile());
+    PodCallers(NodeConfig config, MetadataStore store, KubeApi api, NodePods pods) {
         this.store = store;
         this.reviewer = new TokenReviewer(api, config);
-        this.pods = new NodePods(api, config.nodeName());
-    }
-
-    /** The configured API server, else the in-cluster one. */
-    private static URI apiServer(NodeConfig config) {
-        return config.apiServer().or(KubeApi::inCluster).orElseThrow(() -> new IllegalStateException(
-                "node mode needs the API server: set dra.metadata.node.api-server, or run in a pod "
-                        + "(KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT)"));
+        this.pods = pods;
     }
 
     /**
@@ -97,11 +84,6 @@ public final class PodCallers implements AutoCloseable {
     /** Pods known now, for metrics and tests. */
     public int pods() {
         return pods.size();
-    }
-
-    @Override
-    public void close() {
-        pods.close();
     }
 
     private CompletableFuture<PodInfo> pod(TokenReviewer.BoundPod bound, boolean fresh) {

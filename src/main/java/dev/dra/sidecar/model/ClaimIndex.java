@@ -1,5 +1,6 @@
 package dev.dra.sidecar.model;
 
+import com.fasterxml.jackson.annotation.JsonInclude;
 import java.util.List;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 
@@ -21,8 +22,16 @@ public record ClaimIndex(List<Entry> claims,
         this(claims, DEVICES);
     }
 
+    /**
+     * @param derived the requests (of {@code requests}) whose metadata comes, for at least one driver, from the
+     *     resource API rather than a file; absent when every driver wrote its file
+     */
     @Schema(name = "ClaimIndexEntry")
+    @JsonInclude(JsonInclude.Include.NON_EMPTY)
     public record Entry(
             @Schema(examples = "gpu-claim") String name,
-            @Schema(description = "Request names (directories), sorted") List<String> requests) {}
+            @Schema(description = "Request names (directories), sorted") List<String> requests,
+            @Schema(description = "The requests whose metadata comes, for at least one driver, from the resource "
+                    + "API (no file: derived from the claim and the driver's ResourceSlices); absent when every "
+                    + "driver wrote its file", examples = "[\"gpu\"]") List<String> derived) {}
 }

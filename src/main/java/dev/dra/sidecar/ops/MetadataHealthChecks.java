@@ -1,5 +1,8 @@
 package dev.dra.sidecar.ops;
 
+import dev.dra.sidecar.resourceapi.ResourceApi;
+import dev.dra.sidecar.resourceapi.ResourceApiSource;
+import dev.dra.sidecar.store.config.ExpectedClaim;
 import dev.dra.sidecar.store.MetadataStore;
 import dev.dra.sidecar.store.config.StoreConfig;
 import dev.dra.sidecar.store.refresh.StoreStatus;
@@ -7,7 +10,11 @@ import jakarta.inject.Singleton;
 import jakarta.enterprise.inject.Produces;
 import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import org.eclipse.microprofile.health.HealthCheck;
+import org.jboss.logging.Logger;
 import org.eclipse.microprofile.health.HealthCheckResponse;
 import org.eclipse.microprofile.health.HealthCheckResponseBuilder;
 import org.eclipse.microprofile.health.Liveness;
@@ -46,12 +53,25 @@ public class MetadataHealthChecks {
      */
     static final Duration STUCK_CYCLE = Duration.ofSeconds(60);
 
+    /**
+     * How long the start waits for the resource-API source to list what it needs, when it runs: past it (the API
+     * server does not answer, or the pod may not list claims or slices), what has no file is given up as absent, and
+     * the log says why the source could not list.
+     */
+    static final Duration RESOURCE_API_WAIT = Duration.ofSeconds(10);
+
+    private static final Logger LOG = Logger.getLogger(MetadataHealthChecks.class);
+
     private final MetadataStore store;
     private final List<ExpectedClaim> expected;
+    private final Optional<ResourceApiSource> derivation;
+    private final long madeNanos = System.nanoTime();
+    private final Set<String> reportedAbsent = ConcurrentHashMap.newKeySet();
 
-    MetadataHealthChecks(MetadataStore store, StoreConfig config) {
+    MetadataHealthChecks(MetadataStore store, StoreConfig config, ResourceApi resourceApi) {
         this.store = store;
         this.expected = ExpectedClaim.parseAll(config.expectedClaims().orElse(List.of()));
+        this.derivation = resourceApi.source();
     }
 
     @Produces
@@ -90,10 +110,17 @@ public class MetadataHealthChecks {
     }
 
     private HealthCheckResponse metadataPresent(String name) {
-        MetadataReadiness.Result result =
-                MetadataReadiness.evaluate(store.status(), store.held(), store.root(), store.current(), expected);
+        boolean pending = derivation.isPresent() && !derivation.get().settled()
+                && System.nanoTime() - madeNanos < RESOURCE_API_WAIT.toNanos();
+        MetadataReadiness.Result result = MetadataReadiness.evaluate(store.status(), store.held(), store.root(),
+                store.current(), expected, pending);
         HealthCheckResponseBuilder response = HealthCheckResponse.named(name).status(result.up());
-        result.data().forEach(response::withData);
+        result.data().forEach((key, value) -> {
+            response.withData(key, value);
+            if (value.startsWith(MetadataReadiness.ABSENT) && reportedAbsent.add(key + value)) {
+                LOG.warnf("Expected claim %s is %s", key, value);
+            }
+        });
         return response.build();
     }
 }

@@ -1,5 +1,6 @@
 package dev.dra.sidecar.ops;
 
+import dev.dra.sidecar.store.config.ExpectedClaim;
 import dev.dra.sidecar.snapshot.ClaimEntry;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.DriverEntry;
@@ -30,17 +31,34 @@ import java.util.Map;
  */
 final class MetadataReadiness {
 
-    private static final String RESOURCES_CLAIMS_HINT =
-            "the sidecar container probably does not list the claim in its own resources.claims "
-                    + "(kubelet mounts only the claims a container lists)";
+    /**
+     * Why a container sees no metadata for a claim: the two causes it cannot tell apart, and how to tell. A claim's
+     * files are mounted when the container is made; without one then, none comes later.
+     */
+    static String twoCauses(String what, String claimName) {
+        return "either the sidecar container does not list " + what + " in its own resources.claims (kubelet mounts "
+                + "only the claims a container lists), or its driver writes no metadata file (most drivers write none "
+                + "by default). To tell which: kubectl get pod <pod> -o jsonpath='{.spec.initContainers[?(@.name==\"dra-"
+                + "metadata-sidecar\")].resources.claims}' lists what the sidecar lists, and kubectl get resourceclaim "
+                + claimName + " -o jsonpath='{.status.allocation.devices.results[*].driver}' names the claim's drivers "
+                + "(is their device metadata feature on?). With dra.metadata.resource-api.enabled=true the sidecar "
+                + "serves what the cluster knows of the claim's devices instead";
+    }
+
+    /** A state that lets the start go on although the metadata is not here: it cannot come. */
+    static final String ABSENT = "absent";
 
     /** @param data key → human-readable state; insertion order is the order shown */
     record Result(boolean up, Map<String, String> data) {}
 
     private MetadataReadiness() {}
 
+    /**
+     * @param derivationPending the resource-API source may still bring metadata a claim has no file for (it has not
+     *     listed what it needs yet); what is absent is then waited for rather than given up
+     */
     static Result evaluate(StoreStatus status, HeldBudget.View held, Path root, MetadataSnapshot snapshot,
-            List<ExpectedClaim> expected) {
+            List<ExpectedClaim> expected, boolean derivationPending) {
         Map<String, String> data = new LinkedHashMap<>();
         boolean up = status.cycles() > 0;
         data.put("metadata-root", root.toString());
@@ -48,7 +66,8 @@ final class MetadataReadiness {
             data.put("first-scan", "not done yet");
         }
         if (!status.rootExists()) {
-            data.put("problem", "metadata root " + root + " does not exist: " + RESOURCES_CLAIMS_HINT);
+            data.put("problem", "metadata root " + root + " does not exist: no metadata file is mounted into this "
+                    + "container");
         }
         data.put("watch-mode", status.watchMode().label()
                 + (status.pollingReason() == null ? "" : ": " + status.pollingReason()));
@@ -60,9 +79,9 @@ final class MetadataReadiness {
                     + "place): " + String.join(", ", detached));
         }
         for (ExpectedClaim claim : expected) {
-            String state = state(claim, status, root, snapshot);
+            String state = state(claim, status, root, snapshot, derivationPending);
             data.put(claim.toString(), state);
-            up &= state.startsWith("ok");
+            up &= state.startsWith("ok") || state.startsWith(ABSENT);
         }
         return new Result(up, data);
     }
@@ -95,37 +114,44 @@ final class MetadataReadiness {
         return paths;
     }
 
-    /** "ok..." when present and decoding, else why not, in words that point at the fix. */
-    private static String state(ExpectedClaim expected, StoreStatus status, Path root,
-            MetadataSnapshot snapshot) {
-        if (!status.rootExists()) {
-            return "missing: metadata root " + root + " does not exist: " + RESOURCES_CLAIMS_HINT;
-        }
+    /**
+     * "ok..." when present and decoding; "absent: ..." when it cannot come (nothing mounted for it, and no source
+     * that may still bring it); else why not yet, in words that point at the fix.
+     */
+    private static String state(ExpectedClaim expected, StoreStatus status, Path root, MetadataSnapshot snapshot,
+            boolean derivationPending) {
         ClaimEntry claim = snapshot.claims(expected.kind()).claims().get(expected.claim());
-        Path claimDir = root.resolve(expected.kind().directory()).resolve(expected.claim());
+        String what = expected.kind() == ClaimKind.CLAIM ? "claim " + expected.claim()
+                : "pod claim " + expected.claim() + " (spec.resourceClaims[].name of a template claim)";
+        String claimName = expected.kind() == ClaimKind.CLAIM ? expected.claim() : "<the pod's claim for "
+                + expected.claim() + ">";
+        if (claim == null && derivationPending) {
+            return "waiting: no file is mounted for " + what + ", and the resource-API source has not listed the "
+                    + "claim and its driver's ResourceSlices yet";
+        }
         if (claim == null) {
-            if (!Files.isDirectory(claimDir)) {
-                String what = expected.kind() == ClaimKind.CLAIM
-                        ? "claim " + expected.claim()
-                        : "pod claim " + expected.claim() + " (spec.resourceClaims[].name of a template claim)";
-                return "missing: claim directory " + claimDir + " does not exist: the sidecar container probably "
-                        + "does not list " + what + " in its own resources.claims (kubelet mounts only the claims "
-                        + "a container lists)";
+            Path claimDir = root.resolve(expected.kind().directory()).resolve(expected.claim());
+            if (status.rootExists() && Files.isDirectory(claimDir)) {
+                return "missing: claim directory " + claimDir + " holds no metadata file yet: the DRA driver has not "
+                        + "written <driver>-metadata.json for "
+                        + (expected.request() == null ? "any request" : "request " + expected.request())
+                        + " (is the driver's device metadata feature on?)";
             }
-            return "missing: claim directory " + claimDir + " holds no metadata file yet: the DRA driver has not "
-                    + "written <driver>-metadata.json for "
-                    + (expected.request() == null ? "any request" : "request " + expected.request())
-                    + " (is the driver's device metadata feature on?)";
+            return ABSENT + ": no metadata for " + what + " (no file is mounted for it at " + claimDir + "): "
+                    + twoCauses(what, claimName);
         }
         if (expected.request() == null) {
             return wholeClaimState(claim);
         }
         RequestEntry request = claim.requests().get(expected.request());
         if (request == null) {
-            return "missing: claim " + expected.claim() + " has no metadata for request " + expected.request()
+            if (derivationPending) {
+                return "waiting: claim " + expected.claim() + " has no file for request " + expected.request()
+                        + ", and the resource-API source has not listed it yet";
+            }
+            return ABSENT + ": claim " + expected.claim() + " has no metadata for request " + expected.request()
                     + " (requests with metadata: " + String.join(", ", claim.requests().keySet())
-                    + "): check the request name, or wait for the driver to write "
-                    + claimDir.resolve(expected.request()) + "/<driver>-metadata.json";
+                    + "): check the request name; else " + twoCauses(what, claimName);
         }
         return requestState(request);
     }

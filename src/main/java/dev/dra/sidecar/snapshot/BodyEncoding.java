@@ -26,6 +26,12 @@ public final class BodyEncoding {
         return Served.Available.onDemand(() -> json(body.get()), sourceVersions, staleReason);
     }
 
+    /** {@link #onDemand(Supplier, String, String)} of metadata from {@code sources} ({@link Served.Available#sources}). */
+    public static Served.Available onDemand(Supplier<?> body, String sourceVersions, String staleReason,
+            String sources) {
+        return Served.Available.onDemand(() -> json(body.get()), sourceVersions, staleReason, sources);
+    }
+
     private static byte[] json(Object body) {
         try {
             byte[] json = WRITER.writeValueAsBytes(body);

@@ -23,6 +23,7 @@ public sealed interface Served permits Served.Available, Served.Unavailable {
         private final Supplier<byte[]> encoder;
         private final String sourceVersions;
         private final String staleReason;
+        private final String sources;
         /** The last encoding of an on-demand body, until memory is needed: an ETag check and a write encode once. */
         private volatile SoftReference<Encoded> recent;
 
@@ -42,19 +43,31 @@ public sealed interface Served permits Served.Available, Served.Unavailable {
             this.encoder = null;
             this.sourceVersions = sourceVersions;
             this.staleReason = staleReason;
+            this.sources = null;
         }
 
-        private Available(Supplier<byte[]> encoder, String sourceVersions, String staleReason) {
+        private Available(Supplier<byte[]> encoder, String sourceVersions, String staleReason, String sources) {
             this.body = null;
             this.etag = null;
             this.encoder = encoder;
             this.sourceVersions = sourceVersions;
             this.staleReason = staleReason;
+            this.sources = sources;
         }
 
         /** A representation encoded by {@code encoder} each time it is asked for (it must give the same bytes). */
         public static Available onDemand(Supplier<byte[]> encoder, String sourceVersions, String staleReason) {
-            return new Available(encoder, sourceVersions, staleReason);
+            return new Available(encoder, sourceVersions, staleReason, null);
+        }
+
+        /**
+         * {@link #onDemand(Supplier, String, String)} of metadata, with where it comes from.
+         *
+         * @param sources the {@link MetadataSource} labels of what it is made of, comma-separated in merge order
+         */
+        public static Available onDemand(Supplier<byte[]> encoder, String sourceVersions, String staleReason,
+                String sources) {
+            return new Available(encoder, sourceVersions, staleReason, sources);
         }
 
         /** The bytes to write. */
@@ -73,6 +86,15 @@ public sealed interface Served permits Served.Available, Served.Unavailable {
 
         public String staleReason() {
             return staleReason;
+        }
+
+        /**
+         * Where the metadata served comes from: the {@link MetadataSource} labels, comma-separated in merge order
+         * ({@code file}, {@code resource-api}, {@code file, resource-api}); {@code null} for bodies that are not
+         * metadata (indexes, reports).
+         */
+        public String sources() {
+            return sources;
         }
 
         private Encoded encoded() {

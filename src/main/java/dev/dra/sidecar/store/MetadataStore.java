@@ -1,5 +1,6 @@
 package dev.dra.sidecar.store;
 
+import dev.dra.sidecar.snapshot.DerivedClaims;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
 import dev.dra.sidecar.store.config.StoreConfig;
@@ -54,6 +55,14 @@ public final class MetadataStore implements AutoCloseable {
     /** Walks the source and looks at every file now; completes with the snapshot published by the end of it. */
     public CompletableFuture<MetadataSnapshot> refreshNow() {
         return loop.refreshNow();
+    }
+
+    /**
+     * Serves {@code derived} from now on beside the files: for each (claim, request, driver) without a file, the object
+     * the resource API gives; a file always wins. Completes with the snapshot that serves it; walks and reads nothing.
+     */
+    public CompletableFuture<MetadataSnapshot> derived(DerivedClaims derived) {
+        return loop.derived(derived);
     }
 
     /**

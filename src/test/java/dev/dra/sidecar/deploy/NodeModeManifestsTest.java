@@ -78,9 +78,10 @@ class NodeModeManifestsTest {
     }
 
     @Test
-    void theAgentMayWatchPodsAndReviewTokensAndNothingElse() throws Exception {
+    void theAgentMayWatchPodsClaimsAndSlicesAndReviewTokensAndNothingElse() throws Exception {
         List<PolicyRule> rules = only("rbac.yaml", ClusterRole.class).getRules();
-        assertEquals(List.of("|pods|get,list,watch", "authentication.k8s.io|tokenreviews|create"), rules.stream()
+        assertEquals(List.of("|pods|get,list,watch", "authentication.k8s.io|tokenreviews|create",
+                "resource.k8s.io|resourceclaims,resourceslices|get,list,watch"), rules.stream()
                 .map(r -> String.join(",", r.getApiGroups()) + "|" + String.join(",", r.getResources()) + "|"
                         + String.join(",", r.getVerbs())).toList());
         rules.forEach(r -> assertTrue(r.getResourceNames().isEmpty() && r.getNonResourceURLs().isEmpty(), r.toString()));

@@ -67,9 +67,9 @@ public class NodeAgentCluster implements QuarkusTestResourceLifecycleManager {
                     "dra.metadata.mode", "node",
                     "dra.metadata.cdi-dir", cdi.toString(),
                     "dra.metadata.node.name", NODE,
-                    "dra.metadata.node.api-server", client.getConfiguration().getMasterUrl(),
-                    "dra.metadata.node.token-file", token.toString(),
-                    "dra.metadata.node.ca-file", ca.toString(),
+                    "dra.metadata.kube.api-server", client.getConfiguration().getMasterUrl(),
+                    "dra.metadata.kube.token-file", token.toString(),
+                    "dra.metadata.kube.ca-file", ca.toString(),
                     "dra.metadata.node.token-cache-ttl", TOKEN_CACHE_TTL);
         } catch (IOException e) {
             client.close();

@@ -21,6 +21,7 @@ public final class NodeCluster implements AutoCloseable {
     private final KubernetesClient client;
     private final ClusterPods pods;
     private final CdiClaims cdi;
+    private final ResourceObjects resources;
     private final Path agentToken;
     private final int podWatchesBeforeTheAgent;
     private final String unavailable;
@@ -30,6 +31,7 @@ public final class NodeCluster implements AutoCloseable {
         this.client = client;
         this.pods = new ClusterPods(client, node);
         this.cdi = cdi;
+        this.resources = new ResourceObjects(client, node);
         this.agentToken = agentToken;
         this.podWatchesBeforeTheAgent = clusterWidePodWatches(client);
         this.unavailable = null;
@@ -40,6 +42,7 @@ public final class NodeCluster implements AutoCloseable {
         this.client = null;
         this.pods = null;
         this.cdi = null;
+        this.resources = null;
         this.agentToken = null;
         this.podWatchesBeforeTheAgent = 0;
         this.unavailable = unavailable;
@@ -61,6 +64,11 @@ public final class NodeCluster implements AutoCloseable {
 
     CdiClaims cdi() {
         return cdi;
+    }
+
+    /** The resource API's objects of the node's drivers: slices, allocated claims, device status. */
+    ResourceObjects resources() {
+        return resources;
     }
 
     /**

@@ -221,7 +221,7 @@ class NodeModeAdmissionIT {
 
     /** Every object applies with no warning, and the ServiceAccount may do what the agent needs and nothing more. */
     @Test
-    void theManifestsApplyWithoutWarningsAndGrantOnlyPodsAndTokenReviews() throws Exception {
+    void theManifestsApplyWithoutWarningsAndGrantOnlyPodsClaimsSlicesAndTokenReviews() throws Exception {
         for (HasMetadata object : NODE_MODE.objects()) {
             API.client().resource(object).forceConflicts().serverSideApply();
         }
@@ -231,9 +231,15 @@ class NodeModeAdmissionIT {
             assertTrue(Access.allowed(API, agent, verb, "", "pods"), verb + " pods");
         }
         assertTrue(Access.allowed(API, agent, "create", "authentication.k8s.io", "tokenreviews"));
+        for (String resource : List.of("resourceclaims", "resourceslices")) {
+            for (String verb : List.of("get", "list", "watch")) {
+                assertTrue(Access.allowed(API, agent, verb, "resource.k8s.io", resource), verb + " " + resource);
+            }
+        }
         for (String[] denied : new String[][] {{"create", "", "pods"}, {"delete", "", "pods"}, {"get", "", "secrets"},
-                {"get", "", "configmaps"}, {"get", "resource.k8s.io", "resourceclaims"}, {"create", "", "pods/exec"},
-                {"create", "", "serviceaccounts/token"}, {"patch", "", "nodes"}}) {
+                {"get", "", "configmaps"}, {"update", "resource.k8s.io", "resourceclaims"},
+                {"update", "resource.k8s.io", "resourceclaims/status"}, {"create", "resource.k8s.io", "resourceslices"},
+                {"create", "", "pods/exec"}, {"create", "", "serviceaccounts/token"}, {"patch", "", "nodes"}}) {
             assertTrue(!Access.allowed(API, agent, denied[0], denied[1], denied[2]), String.join(" ", denied));
         }
     }

@@ -52,7 +52,7 @@ final class NodeAgent {
                     container.setImagePullPolicy("Never");
                     // The test node runs no kube-proxy: the kubernetes Service's address (the in-cluster default)
                     // leads nowhere, so the agent (hostNetwork, the node's loopback) is given the API server itself.
-                    container.getEnv().add(new EnvVar("DRA_METADATA_NODE_API_SERVER",
+                    container.getEnv().add(new EnvVar("DRA_METADATA_KUBE_API_SERVER",
                             node.client().getMasterUrl().toString().replaceFirst("/$", ""), null));
                 }
             }

@@ -5,6 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.api.ApiConfig;
 import dev.dra.sidecar.identity.NodeConfig;
+import dev.dra.sidecar.kube.KubeConfig;
+import dev.dra.sidecar.resourceapi.ResourceApiConfig;
 import dev.dra.sidecar.store.config.StoreConfig;
 import io.smallrye.config.ConfigMappingInterface;
 import io.smallrye.config.ConfigMappings;
@@ -18,20 +20,20 @@ import java.util.TreeMap;
 import org.junit.jupiter.api.Test;
 
 /**
- * The settings table of docs/operations.md, the one place the sidecar's own settings are documented, lists every
+ * The settings table of docs/settings.md, the one place the sidecar's own settings are documented, lists every
  * property of the {@code @ConfigMapping} interfaces and nothing else under {@code dra.}, each with the default the
  * code has ({@code (none)} for an optional one).
  */
 class SettingsReferenceTest {
 
-    private static final Path OPERATIONS = Path.of("docs/operations.md");
+    private static final Path SETTINGS = Path.of("docs/settings.md");
     private static final String NONE = "(none)";
 
     @Test
     void everySettingIsDocumentedWithTheDefaultTheCodeHas() throws IOException {
         Map<String, String> code = new TreeMap<>();
         for (Class<?> mapping : List.of(StoreConfig.class, ApiConfig.class, MetricsConfig.class,
-                NodeConfig.class)) {
+                NodeConfig.class, KubeConfig.class, ResourceApiConfig.class)) {
             ConfigMappings.getProperties(ConfigMappings.ConfigClass.configClass(mapping))
                     .forEach((name, property) -> {
                         if (!name.endsWith("[*]")) { // a list's elements, named one by one: the list is the setting
@@ -46,7 +48,7 @@ class SettingsReferenceTest {
             }
         });
         assertTrue(code.size() >= 12, "the mappings were read: " + code);
-        assertEquals(code, documented, "docs/operations.md, section Settings");
+        assertEquals(code, documented, "docs/settings.md");
     }
 
     @Test
@@ -64,7 +66,7 @@ class SettingsReferenceTest {
             }
         });
         assertTrue(documented.size() >= 6, "the limits and the shutdown timeout are documented: " + documented);
-        assertEquals(set, documented, "docs/operations.md, section Settings, against application.properties");
+        assertEquals(set, documented, "docs/settings.md, against application.properties");
     }
 
     private static String defaultOf(ConfigMappingInterface.Property property) {
@@ -73,12 +75,9 @@ class SettingsReferenceTest {
 
     /** Setting name to the Default column, backticks removed, from the table of the section "Settings". */
     private static Map<String, String> documentedSettings() throws IOException {
-        String text = Files.readString(OPERATIONS);
-        int start = text.indexOf("\n## Settings\n");
-        int end = text.indexOf("\n## ", start + 1);
-        assertTrue(start >= 0 && end > start, "docs/operations.md has a Settings section");
+        String text = Files.readString(SETTINGS);
         Map<String, String> settings = new TreeMap<>();
-        for (String line : text.substring(start, end).split("\n")) {
+        for (String line : text.split("\n")) {
             if (!line.startsWith("| `")) {
                 continue;
             }

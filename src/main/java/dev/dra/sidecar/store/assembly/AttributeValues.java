@@ -20,23 +20,26 @@ final class AttributeValues extends AbstractMap<String, AttributeValue> {
 
     private final Map<String, DeviceAttribute> attributes;
     private final String staleReason;
+    private final String source;
 
-    AttributeValues(Map<String, DeviceAttribute> attributes, String staleReason) {
+    /** @param source the {@link dev.dra.sidecar.snapshot.MetadataSource} label of the device's driver's metadata */
+    AttributeValues(Map<String, DeviceAttribute> attributes, String staleReason, String source) {
+        this.source = source;
         this.attributes = attributes;
         this.staleReason = staleReason;
     }
 
     /** An attribute's value in both representations, encoded when asked for. */
-    private static AttributeValue attribute(DeviceAttribute value, String staleReason) {
+    private static AttributeValue attribute(DeviceAttribute value, String staleReason, String source) {
         DeviceAttribute present = value == null ? new DeviceAttribute(null, null, null, null, null, null, null, null) : value;
-        return new AttributeValue(BodyEncoding.onDemand(() -> present, null, staleReason), Served.Available.onDemand(
-                () -> present.textLines().stream().map(line -> line + "\n").collect(Collectors.joining())
-                        .getBytes(StandardCharsets.UTF_8), null, staleReason));
+        return new AttributeValue(BodyEncoding.onDemand(() -> present, null, staleReason, source),
+                Served.Available.onDemand(() -> present.textLines().stream().map(line -> line + "\n")
+                        .collect(Collectors.joining()).getBytes(StandardCharsets.UTF_8), null, staleReason, source));
     }
 
     @Override
     public AttributeValue get(Object key) {
-        return attributes.containsKey(key) ? attribute(attributes.get(key), staleReason) : null;
+        return attributes.containsKey(key) ? attribute(attributes.get(key), staleReason, source) : null;
     }
 
     @Override
@@ -64,7 +67,7 @@ final class AttributeValues extends AbstractMap<String, AttributeValue> {
                     @Override
                     public Entry<String, AttributeValue> next() {
                         Entry<String, DeviceAttribute> e = it.next();
-                        return Map.entry(e.getKey(), attribute(e.getValue(), staleReason));
+                        return Map.entry(e.getKey(), attribute(e.getValue(), staleReason, source));
                     }
                 };
             }

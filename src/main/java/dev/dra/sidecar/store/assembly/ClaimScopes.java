@@ -5,6 +5,7 @@ import dev.dra.sidecar.model.ObjectMeta;
 import dev.dra.sidecar.snapshot.ClaimEntry;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.ClaimSet;
+import dev.dra.sidecar.snapshot.DerivedClaims;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
 import java.util.ArrayList;
@@ -29,8 +30,11 @@ public final class ClaimScopes {
 
     private ClaimScopes() {}
 
-    /** Every claim's snapshot apart, numbered {@code sequence}, from {@code files} in any order. */
-    public static NodeClaims build(long sequence, Collection<DriverInput> files) {
+    /**
+     * Every claim's snapshot apart, numbered {@code sequence}, from {@code files} in any order and, for each
+     * (claim, request, driver) no file of the claim serves, what {@code derived} has for it ({@link SourceMerge}).
+     */
+    public static NodeClaims build(long sequence, Collection<DriverInput> files, DerivedClaims derived) {
         Map<NodeClaims.Scope, List<DriverInput>> byScope = new HashMap<>();
         for (DriverInput file : files) {
             NodeClaims.Scope scope = scope(file);
@@ -38,8 +42,13 @@ public final class ClaimScopes {
                 byScope.computeIfAbsent(scope, s -> new ArrayList<>()).add(file);
             }
         }
+        derived.claims().forEach((scope, claim) -> byScope.putIfAbsent(scope, List.of()));
         Map<NodeClaims.Scope, MetadataSnapshot> scopes = new HashMap<>();
-        byScope.forEach((scope, scoped) -> scopes.put(scope, SnapshotBuilder.build(sequence, scoped)));
+        byScope.forEach((scope, scoped) -> {
+            DerivedClaims.Claim claim = derived.claims().get(scope);
+            scopes.put(scope, SnapshotBuilder.build(sequence, claim == null ? scoped
+                    : SourceMerge.merge(scoped, new DerivedClaims(Map.of(scope, claim)))));
+        });
         return new NodeClaims(sequence, Collections.unmodifiableMap(scopes));
     }
 

@@ -2,7 +2,9 @@ package dev.dra.sidecar.store.assembly;
 
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.snapshot.ClaimKind;
+import dev.dra.sidecar.snapshot.DriverEntry;
 import dev.dra.sidecar.snapshot.FileState;
+import dev.dra.sidecar.snapshot.MetadataSource;
 import dev.dra.sidecar.snapshot.Served;
 
 /**
@@ -21,6 +23,20 @@ import dev.dra.sidecar.snapshot.Served;
  * @param sourceVersion the apiVersion {@code object} was decoded from
  * @param staleReason why {@code object} is not the latest read ({@code <code>: <detail>}); {@code null} when it is
  * @param failure what is served when no object is; else {@code null}
+ * @param source where it comes from: a file, or the resource API (then {@code path} is {@code null})
  */
 public record DriverInput(ClaimKind kind, String claim, String request, String driver, String fileName, String path,
-        FileState state, DeviceMetadata object, String sourceVersion, String staleReason, Served.Unavailable failure) {}
+        FileState state, DeviceMetadata object, String sourceVersion, String staleReason, Served.Unavailable failure,
+        MetadataSource source) {
+
+    /**
+     * The object the resource API gives for a (claim, request, driver) that has no file.
+     *
+     * @param claim the claim's name as readers see it
+     */
+    public static DriverInput derived(ClaimKind kind, String claim, String request, String driver,
+            DeviceMetadata object) {
+        return new DriverInput(kind, claim, request, driver, DriverEntry.fileName(driver), null, FileState.OK,
+                object, null, null, null, MetadataSource.RESOURCE_API);
+    }
+}

@@ -16,15 +16,16 @@ import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.ClaimSet;
 import dev.dra.sidecar.snapshot.DeviceEntry;
 import dev.dra.sidecar.snapshot.DriverEntry;
+import dev.dra.sidecar.snapshot.MetadataSource;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
-import dev.dra.sidecar.snapshot.RequestValidation;
 import dev.dra.sidecar.snapshot.Served;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.Collections;
 import java.util.EnumMap;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -77,23 +78,38 @@ public final class SnapshotBuilder {
     /** The claims of one kind with their list, {@code {"claims":[{"name":...,"requests":[...]}]}}, encoded when asked. */
     static ClaimSet indexed(SortedMap<String, ClaimEntry> entries) {
         List<ClaimIndex.Entry> index = new ArrayList<>(entries.size());
-        entries.forEach((claim, entry) -> index.add(new ClaimIndex.Entry(claim, List.copyOf(entry.requests().keySet()))));
+        entries.forEach((claim, entry) -> index.add(new ClaimIndex.Entry(claim, List.copyOf(entry.requests().keySet()),
+                derivedRequests(entry))));
         List<ClaimIndex.Entry> indexEntries = List.copyOf(index);
         return new ClaimSet(entries, BodyEncoding.onDemand(() -> new ClaimIndex(indexEntries), null, null));
+    }
+
+    /** The requests of {@code claim} with a driver whose metadata comes from the resource API, sorted. */
+    private static List<String> derivedRequests(ClaimEntry claim) {
+        List<String> out = new ArrayList<>();
+        claim.requests().forEach((name, request) -> {
+            if (request.drivers().values().stream().anyMatch(d -> d.source() == MetadataSource.RESOURCE_API)) {
+                out.add(name);
+            }
+        });
+        return List.copyOf(out);
     }
 
     private static RequestEntry request(String name, List<DriverInput> files) {
         files.sort((a, b) -> RequestMerger.BYTE_ORDER.compare(a.fileName(), b.fileName()));
         SortedMap<String, DriverEntry> drivers = new TreeMap<>(RequestMerger.BYTE_ORDER);
         Map<String, DeviceMetadata> decoded = new LinkedHashMap<>();
+        Map<String, String> sourceOfDriver = new HashMap<>();
         List<String> versions = new ArrayList<>();
         List<String> staleReasons = new ArrayList<>();
+        List<MetadataSource> sources = new ArrayList<>();
         Served.Unavailable firstFailure = null;
         for (DriverInput file : files) {
             String path = file.path();
             if (file.failure() != null) {
                 Served.Unavailable failure = file.failure();
-                drivers.put(file.driver(), new DriverEntry(file.driver(), path, file.state(), failure, null));
+                drivers.put(file.driver(), new DriverEntry(file.driver(), path, file.state(), failure, null,
+                        file.source()));
                 if (firstFailure == null) {
                     firstFailure = failure;
                 }
@@ -101,12 +117,17 @@ public final class SnapshotBuilder {
             }
             DeviceMetadata object = file.object();
             String staleReason = file.staleReason();
+            boolean derived = file.source() == MetadataSource.RESOURCE_API;
             drivers.put(file.driver(), new DriverEntry(file.driver(), path, file.state(),
                     BodyEncoding.onDemand(() -> object.withApiVersion(DeviceMetadata.V1BETA1), file.sourceVersion(),
-                            staleReason),
-                    MetadataValidator.validate(object)));
+                            staleReason, file.source().label()),
+                    derived ? null : MetadataValidator.validate(object), file.source()));
             decoded.put(file.fileName(), object);
-            versions.add(file.sourceVersion());
+            sourceOfDriver.put(file.driver(), file.source().label());
+            sources.add(file.source());
+            if (file.sourceVersion() != null) {
+                versions.add(file.sourceVersion());
+            }
             if (staleReason != null) {
                 staleReasons.add(staleReason);
             }
@@ -114,7 +135,7 @@ public final class SnapshotBuilder {
         List<DriverEntry> inFileOrder = new ArrayList<>(files.size());
         files.forEach(file -> inFileOrder.add(drivers.get(file.driver())));
         List<DriverEntry> driverList = List.copyOf(inFileOrder);
-        Served.Available validation = BodyEncoding.onDemand(() -> validation(name, driverList), null, null);
+        Served.Available validation = BodyEncoding.onDemand(() -> RequestValidations.of(name, driverList), null, null);
         if (firstFailure != null) {
             return new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), firstFailure, List.of(),
                     validation);
@@ -123,31 +144,14 @@ public final class SnapshotBuilder {
         Map<String, DeviceMetadata> inputs = Map.copyOf(decoded);
         DeviceMetadata merged = RequestMerger.merge(inputs);
         Served.Available served = BodyEncoding.onDemand(() -> RequestMerger.merge(inputs),
-                versions.size() == 1 ? versions.get(0) : String.join(", ", versions),
-                staleReasons.isEmpty() ? null : String.join("; ", staleReasons));
-        return new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), served, devices(merged, served),
-                validation);
+                versions.isEmpty() ? null : String.join(", ", versions),
+                staleReasons.isEmpty() ? null : String.join("; ", staleReasons), MetadataSource.labels(sources));
+        return new RequestEntry(name, Collections.unmodifiableSortedMap(drivers), served,
+                devices(merged, served, sourceOfDriver), validation);
     }
 
-    /** The upstream validation of what is served for each file ({@code drivers} in merge order). */
-    private static RequestValidation validation(String request, List<DriverEntry> drivers) {
-        List<RequestValidation.DriverValidation> out = new ArrayList<>(drivers.size());
-        boolean valid = true;
-        for (DriverEntry entry : drivers) {
-            if (entry.served() instanceof Served.Available served) {
-                valid &= entry.violations().isEmpty();
-                out.add(new RequestValidation.DriverValidation(entry.driver(), entry.path(), served.sourceVersions(),
-                        served.staleReason(), null, entry.violations().isEmpty(), entry.violations()));
-            } else if (entry.served() instanceof Served.Unavailable failure) {
-                valid = false;
-                out.add(new RequestValidation.DriverValidation(entry.driver(), entry.path(), null, null,
-                        new RequestValidation.Failure(failure.code().code(), failure.detail()), null, null));
-            }
-        }
-        return new RequestValidation(request, valid, List.copyOf(out));
-    }
-
-    private static List<DeviceEntry> devices(DeviceMetadata merged, Served.Available request) {
+    private static List<DeviceEntry> devices(DeviceMetadata merged, Served.Available request,
+            Map<String, String> sourceOfDriver) {
         List<DeviceEntry> out = new ArrayList<>();
         if (merged.requests() == null) {
             return out;
@@ -158,7 +162,8 @@ public final class SnapshotBuilder {
             }
             for (Device device : entry.devices()) {
                 Map<String, AttributeValue> attributes = device.attributes() == null ? Map.of()
-                        : new AttributeValues(device.attributes(), request.staleReason());
+                        : new AttributeValues(device.attributes(), request.staleReason(),
+                                sourceOfDriver.get(device.driver()));
                 out.add(new DeviceEntry(device.driver(), device.pool(), device.name(), attributes,
                         device.networkData()));
             }
@@ -173,6 +178,7 @@ public final class SnapshotBuilder {
     private static Served claimView(String claim, List<RequestEntry> requests) {
         List<Served.Available> merged = new ArrayList<>();
         List<String> staleReasons = new ArrayList<>();
+        List<MetadataSource> sources = new ArrayList<>();
         for (RequestEntry request : requests) {
             if (request.merged() instanceof Served.Unavailable failure) {
                 return failure;
@@ -182,10 +188,11 @@ public final class SnapshotBuilder {
             if (available.staleReason() != null) {
                 staleReasons.add(available.staleReason());
             }
+            request.drivers().values().forEach(driver -> sources.add(driver.source()));
         }
         List<Served.Available> bodies = List.copyOf(merged);
         return Served.Available.onDemand(() -> spliced(claim, bodies), null,
-                staleReasons.isEmpty() ? null : String.join("; ", staleReasons));
+                staleReasons.isEmpty() ? null : String.join("; ", staleReasons), MetadataSource.labels(sources));
     }
 
     private static byte[] spliced(String claim, List<Served.Available> requests) {

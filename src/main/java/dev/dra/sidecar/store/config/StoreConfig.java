@@ -104,7 +104,9 @@ public interface StoreConfig {
 
     /**
      * Claims the app needs, as {@code claims/<claim>/<request>} or {@code template-claims/<podClaimName>/<request>},
-     * or without {@code /<request>} for the whole claim; startup and readiness wait until each is present and decodes.
+     * or without {@code /<request>} for the whole claim: the claims the sidecar's container lists. Startup and
+     * readiness wait until each is present and decodes; one with no file mounted for it (and none the resource-API
+     * source can still bring) cannot get metadata later, and lets the start go on.
      */
     Optional<List<String>> expectedClaims();
 }

@@ -5,6 +5,7 @@ import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.snapshot.FileState;
+import dev.dra.sidecar.snapshot.MetadataSource;
 import dev.dra.sidecar.store.assembly.DriverInput;
 import dev.dra.sidecar.store.config.StoreLog;
 import dev.dra.sidecar.store.source.MetadataFileRef;
@@ -278,11 +279,11 @@ public final class TrackedFile {
         if (served instanceof Failed failed) {
             return new DriverInput(ref.kind(), ref.claim(), ref.request(), ref.driver(), ref.fileName(), ref.shown(),
                     state(), null, null, null, new dev.dra.sidecar.snapshot.Served.Unavailable(failed.code(),
-                            failed.reason()));
+                            failed.reason()), MetadataSource.FILE);
         }
         Good good = good();
         return new DriverInput(ref.kind(), ref.claim(), ref.request(), ref.driver(), ref.fileName(), ref.shown(),
-                state(), good.object(), good.sourceVersion(), staleReason(), null);
+                state(), good.object(), good.sourceVersion(), staleReason(), null, MetadataSource.FILE);
     }
 
     /** The object served now, {@code null} when none. */

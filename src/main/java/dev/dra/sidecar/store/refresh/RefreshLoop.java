@@ -1,10 +1,12 @@
 package dev.dra.sidecar.store.refresh;
 
+import dev.dra.sidecar.snapshot.DerivedClaims;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
 import dev.dra.sidecar.store.assembly.ClaimScopes;
 import dev.dra.sidecar.store.assembly.DriverInput;
 import dev.dra.sidecar.store.assembly.SnapshotBuilder;
+import dev.dra.sidecar.store.assembly.SourceMerge;
 import dev.dra.sidecar.store.config.StoreConfig;
 import dev.dra.sidecar.store.config.StoreLog;
 import dev.dra.sidecar.store.file.FileLook;
@@ -65,6 +67,10 @@ public final class RefreshLoop implements AutoCloseable {
 
     private volatile MetadataSnapshot snapshot;
     private volatile NodeClaims nodeClaims = NodeClaims.NONE;
+    /** What the resource API derives, as last handed over; read at each cycle. */
+    private volatile DerivedClaims derived = DerivedClaims.NONE;
+    /** {@link #derived} as the last snapshot published serves it; refresh thread only. */
+    private DerivedClaims publishedDerived = DerivedClaims.NONE;
     private volatile StoreStatus status;
     private volatile boolean running;
     /** {@link System#nanoTime()} when the cycle under way started; meaningful while {@link #inCycle}. */
@@ -123,6 +129,15 @@ public final class RefreshLoop implements AutoCloseable {
     /** Walks the source and looks at every file now; completes with the snapshot published by the end of it. */
     public CompletableFuture<MetadataSnapshot> refreshNow() {
         return requests.requestRefresh();
+    }
+
+    /**
+     * Serves {@code next} from now on beside the files, a file winning over what it derives for the same (claim,
+     * request, driver); completes with the snapshot that serves it. Walks and reads nothing.
+     */
+    public CompletableFuture<MetadataSnapshot> derived(DerivedClaims next) {
+        derived = next;
+        return requests.requestCycle();
     }
 
     /** What the loop is doing now. */
@@ -217,8 +232,8 @@ public final class RefreshLoop implements AutoCloseable {
     }
 
     private void cycle(boolean first, long started) {
-        boolean changed = first;
         List<CompletableFuture<MetadataSnapshot>> refreshes = requests.takeRefreshes();
+        boolean changed = first || derived != publishedDerived;
         requests.takeEvents(files, started, config.modifySettle().toNanos());
         RefreshSchedule.Mode mode = watching.mode();
         boolean scheduledPoll = first || schedule.pollDue(started);
@@ -320,8 +335,11 @@ public final class RefreshLoop implements AutoCloseable {
                 served.add(input);
             }
         }
-        MetadataSnapshot published = SnapshotBuilder.build(++sequence, source.claimsByContent() ? List.of() : served);
-        nodeClaims = source.claimsByContent() ? ClaimScopes.build(sequence, served) : NodeClaims.NONE;
+        DerivedClaims derivedNow = derived;
+        publishedDerived = derivedNow;
+        MetadataSnapshot published = SnapshotBuilder.build(++sequence,
+                source.claimsByContent() ? List.of() : SourceMerge.merge(served, derivedNow));
+        nodeClaims = source.claimsByContent() ? ClaimScopes.build(sequence, served, derivedNow) : NodeClaims.NONE;
         snapshot = published;
         onPublished.accept(published);
         observer.published(published);

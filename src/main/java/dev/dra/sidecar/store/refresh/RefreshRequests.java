@@ -108,7 +108,20 @@ final class RefreshRequests {
         return refreshed;
     }
 
-    /** The refreshes the cycle starting now serves: it walks and polls (their flags are set), then completes them. */
+    /** A cycle soon that walks and reads nothing unless due anyway; completes once that cycle ended. Safe from any thread. */
+    CompletableFuture<MetadataSnapshot> requestCycle() {
+        CompletableFuture<MetadataSnapshot> cycled = new CompletableFuture<>();
+        synchronized (refreshes) {
+            refreshes.add(cycled);
+        }
+        wake.release();
+        return cycled;
+    }
+
+    /**
+     * The refreshes and cycles the cycle starting now serves: it walks and polls where a refresh set their flags, then
+     * completes them.
+     */
     List<CompletableFuture<MetadataSnapshot>> takeRefreshes() {
         synchronized (refreshes) {
             if (refreshes.isEmpty()) {

@@ -2,6 +2,7 @@ package dev.dra.sidecar.store.source;
 
 import dev.dra.sidecar.decode.gojson.SharedStrings;
 import dev.dra.sidecar.snapshot.ClaimKind;
+import dev.dra.sidecar.snapshot.DriverEntry;
 import java.nio.file.Path;
 
 /**
@@ -14,7 +15,7 @@ import java.nio.file.Path;
 public record MetadataFileRef(ClaimKind kind, String claim, String request, String driver, String fileName, Path path,
         String shown) {
 
-    static final String SUFFIX = "-metadata.json";
+    static final String SUFFIX = DriverEntry.FILE_SUFFIX;
 
     /** The names many files repeat (a claim's, a request's, a driver's) are held once. */
     public MetadataFileRef {

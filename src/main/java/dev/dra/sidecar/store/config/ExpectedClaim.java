@@ -1,4 +1,4 @@
-package dev.dra.sidecar.ops;
+package dev.dra.sidecar.store.config;
 
 import dev.dra.sidecar.decode.DnsNames;
 import dev.dra.sidecar.snapshot.ClaimKind;

@@ -1,4 +1,4 @@
-package dev.dra.sidecar.ops;
+package dev.dra.sidecar.store.config;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
