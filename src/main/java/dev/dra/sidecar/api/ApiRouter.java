@@ -21,10 +21,10 @@ import org.jboss.logging.Logger;
  * request's body before it is read: one declared larger than the server takes gets the problem instead of Quarkus'
  * plain 413, and one past {@link RequestBodyAdmission}'s bound is refused. The second, in order: it
  * names the request's URI template ({@link ApiRoutes}) for the {@code uri} label of HTTP server metrics, refuses a
- * foreign Host with {@code 400 invalid-host} ({@link HostHeaderFilter}), finds who is asking ({@link Callers}: in node
+ * foreign Host with {@code 400 invalid-host} ({@link HostHeaderFilter}), finds who is asking ({@link CallerResolver}: in node
  * mode a refused caller gets its problem, a caller whose check failed otherwise {@code 500 internal}, and a claim that
  * is not the caller's own {@code 404 not-own-claim}), and
- * lets {@link FastReads} answer plain reads. Everything else goes on to the resources. A failure handler answers
+ * lets {@link FastReadHandler} answer plain reads. Everything else goes on to the resources. A failure handler answers
  * {@code 400 invalid-host} for a request Vert.x fails before any handler runs because of its Host.
  */
 @ApplicationScoped
@@ -42,14 +42,14 @@ class ApiRouter {
     private static final int AHEAD_OF_BODY_LIMIT = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
 
     private final HostHeaderFilter hosts;
-    private final FastReads reads;
+    private final FastReadHandler reads;
     private final RoutedProblems problems;
     private final RequestBodyAdmission bodies;
-    private final Callers callers;
+    private final CallerResolver callers;
     private final long maxBodySize;
 
-    ApiRouter(HostHeaderFilter hosts, FastReads reads, RoutedProblems problems, RequestBodyAdmission bodies,
-            Callers callers,
+    ApiRouter(HostHeaderFilter hosts, FastReadHandler reads, RoutedProblems problems, RequestBodyAdmission bodies,
+            CallerResolver callers,
             @ConfigProperty(name = "quarkus.http.limits.max-body-size") Optional<MemorySize> maxBodySize) {
         this.hosts = hosts;
         this.callers = callers;
@@ -143,7 +143,7 @@ class ApiRouter {
         }));
     }
 
-    /** The request's caller as {@link Callers} finds it; a check that fails before it has begun completes it too. */
+    /** The request's caller as {@link CallerResolver} finds it; a check that fails before it has begun completes it too. */
     private CompletableFuture<Caller> resolve(HttpServerRequest request) {
         try {
             return callers.resolve(request);

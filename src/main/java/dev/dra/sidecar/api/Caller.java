@@ -14,7 +14,7 @@ import java.util.function.UnaryOperator;
 /**
  * Who is asking, as the API sees it: what a request may read. Every read of claims goes through {@link #view}, so a
  * caller is answered from its own view and from nothing else. The sidecar's one caller is its own container; in node
- * mode each request's caller is a pod ({@link Callers}).
+ * mode each request's caller is a pod ({@link CallerResolver}).
  */
 interface Caller {
 

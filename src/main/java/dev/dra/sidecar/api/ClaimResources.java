@@ -27,13 +27,13 @@ import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 /**
  * The resources of one claim kind, at the paths of {@link ApiRoutes}. {@link DirectClaimsResource} serves them
  * under {@code /claims}, {@link TemplateClaimsResource} under {@code /template-claims}; the behaviour is the same.
- * Plain reads of an index, claim, request or driver usually never get here: {@link FastReads} answers them with the
+ * Plain reads of an index, claim, request or driver usually never get here: {@link FastReadHandler} answers them with the
  * same bytes and headers.
  */
 public abstract class ClaimResources {
 
     @Inject
-    LongPolls answers;
+    ReadResponder reads;
 
     /** Which claims this resource serves. */
     protected abstract ClaimKind kind();
@@ -46,7 +46,7 @@ public abstract class ClaimResources {
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ClaimIndex.class)))
     @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> list(@BeanParam Conditions conditions) {
-        return answers.answer(s -> s.claims(kind()).index(), conditions, MediaType.APPLICATION_JSON);
+        return reads.answer(s -> s.claims(kind()).index(), conditions, MediaType.APPLICATION_JSON);
     }
 
     @GET
@@ -59,7 +59,7 @@ public abstract class ClaimResources {
     public Uni<Response> claim(@PathParam("claim") @Parameter(description = "Claim name (DNS subdomain)") String claim,
             @BeanParam Conditions conditions) {
         PathNames.claim(claim);
-        return answers.answer(s -> SnapshotLookup.claim(s, kind(), claim).served(), conditions, MediaType.APPLICATION_JSON);
+        return reads.answer(s -> SnapshotLookup.claim(s, kind(), claim).served(), conditions, MediaType.APPLICATION_JSON);
     }
 
     @GET
@@ -77,7 +77,7 @@ public abstract class ClaimResources {
             @BeanParam Conditions conditions) {
         PathNames.claim(claim);
         PathNames.request(request);
-        return answers.answer(s -> SnapshotLookup.request(s, kind(), claim, request).merged(), conditions,
+        return reads.answer(s -> SnapshotLookup.request(s, kind(), claim, request).merged(), conditions,
                 MediaType.APPLICATION_JSON);
     }
 
@@ -97,7 +97,7 @@ public abstract class ClaimResources {
         PathNames.claim(claim);
         PathNames.request(request);
         PathNames.driver(driver);
-        return answers.answer(s -> SnapshotLookup.driver(s, kind(), claim, request, driver).served(), conditions,
+        return reads.answer(s -> SnapshotLookup.driver(s, kind(), claim, request, driver).served(), conditions,
                 MediaType.APPLICATION_JSON);
     }
 
@@ -117,7 +117,7 @@ public abstract class ClaimResources {
             @BeanParam Conditions conditions) {
         PathNames.claim(claim);
         PathNames.request(request);
-        return answers.answer(s -> SnapshotLookup.request(s, kind(), claim, request).validation(), conditions,
+        return reads.answer(s -> SnapshotLookup.request(s, kind(), claim, request).validation(), conditions,
                 MediaType.APPLICATION_JSON);
     }
 
@@ -145,7 +145,7 @@ public abstract class ClaimResources {
         PathNames.lookupKey("device name", device);
         PathNames.lookupKey("attribute name", attribute);
         boolean text = prefersText(headers);
-        return answers.answer(s -> {
+        return reads.answer(s -> {
             AttributeValue value = SnapshotLookup.attribute(s, kind(), claim, request, device, attribute, driver, pool);
             return text ? value.text() : value.json();
         }, conditions, text ? TEXT : MediaType.APPLICATION_JSON);
@@ -175,7 +175,7 @@ public abstract class ClaimResources {
         PathNames.request(request);
         PathNames.lookupKey("attribute name", attribute);
         boolean text = prefersText(headers);
-        return answers.answer(s -> {
+        return reads.answer(s -> {
             DeviceSelection devices = DeviceSelection.ofRequest(s, kind(), claim, request, driver, pool);
             return text ? AttributeColumn.text(devices, attribute) : AttributeColumn.json(devices, attribute, false);
         }, conditions, text ? TEXT : MediaType.APPLICATION_JSON);
@@ -203,7 +203,7 @@ public abstract class ClaimResources {
             @BeanParam Conditions conditions) {
         PathNames.claim(claim);
         PathNames.request(request);
-        return answers.answer(s -> EnvFile.text(DeviceSelection.ofRequest(s, kind(), claim, request, driver, pool)),
+        return reads.answer(s -> EnvFile.text(DeviceSelection.ofRequest(s, kind(), claim, request, driver, pool)),
                 conditions, TEXT);
     }
 

@@ -27,7 +27,7 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class DevicesResource {
 
     @Inject
-    LongPolls answers;
+    ReadResponder reads;
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
@@ -40,7 +40,7 @@ public class DevicesResource {
     @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> list(@BeanParam DeviceFilter filter, @BeanParam Conditions conditions) {
         DeviceFilter checked = filter.checked();
-        return answers.answer(s -> DeviceList.json(DeviceSelection.ofPod(s, checked)), conditions,
+        return reads.answer(s -> DeviceList.json(DeviceSelection.ofPod(s, checked)), conditions,
                 MediaType.APPLICATION_JSON);
     }
 
@@ -61,7 +61,7 @@ public class DevicesResource {
         PathNames.lookupKey("attribute name", attribute);
         DeviceFilter checked = filter.checked();
         boolean text = ClaimResources.prefersText(headers);
-        return answers.answer(s -> {
+        return reads.answer(s -> {
             DeviceSelection devices = DeviceSelection.ofPod(s, checked);
             return text ? AttributeColumn.text(devices, attribute) : AttributeColumn.json(devices, attribute, true);
         }, conditions, text ? ClaimResources.TEXT : MediaType.APPLICATION_JSON);

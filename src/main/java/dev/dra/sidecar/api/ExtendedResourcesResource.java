@@ -30,10 +30,10 @@ import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 public class ExtendedResourcesResource {
 
     @Inject
-    LongPolls answers;
+    ReadResponder reads;
 
     @Inject
-    Callers callers;
+    CallerResolver callers;
 
     @GET
     @Produces(MediaType.APPLICATION_JSON)
@@ -44,7 +44,7 @@ public class ExtendedResourcesResource {
     @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> list(@BeanParam Conditions conditions) {
         Caller caller = callers.current();
-        return answers.answer(s -> caller.extendedIndex(), conditions, MediaType.APPLICATION_JSON);
+        return reads.answer(s -> caller.extendedIndex(), conditions, MediaType.APPLICATION_JSON);
     }
 
     @GET
@@ -64,7 +64,7 @@ public class ExtendedResourcesResource {
         PathNames.lookupKey("container name", container);
         PathNames.lookupKey("resource name", resource);
         PodInfo.ExtendedResource found = callers.current().extended(container, resource);
-        return answers.answer(s -> SnapshotLookup.request(s, ClaimKind.CLAIM, found.claim(), found.request()).merged(),
+        return reads.answer(s -> SnapshotLookup.request(s, ClaimKind.CLAIM, found.claim(), found.request()).merged(),
                 conditions, MediaType.APPLICATION_JSON);
     }
 }

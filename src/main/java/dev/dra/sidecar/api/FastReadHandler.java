@@ -26,11 +26,11 @@ import java.util.Optional;
  * names that are invalid or absent, files that cannot be served, other methods) is left to the resources.
  */
 @ApplicationScoped
-class FastReads {
+class FastReadHandler {
 
     private final MetadataStore store;
 
-    FastReads(MetadataStore store) {
+    FastReadHandler(MetadataStore store) {
         this.store = store;
     }
 

@@ -14,13 +14,13 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.function.Function;
 
 /**
- * When a read is answered: at once, or, for a long poll ({@code waitForChange=true} with {@code lastEtag}), as soon
- * as the resource's ETag differs from {@code lastEtag} or the wait ends, whichever comes first; while the application
- * stops, at once. A waiting poll holds no thread: it is a callback on the store's change signal and on one timer
- * thread, and its answer is sent on the request's own event loop.
+ * Answers every read the resources serve, and decides when: at once, or, for a long poll ({@code waitForChange=true}
+ * with {@code lastEtag}), as soon as the resource's ETag differs from {@code lastEtag} or the wait ends, whichever
+ * comes first; while the application stops, at once. A waiting poll holds no thread: it is a callback on the store's
+ * change signal and on one timer thread, and its answer is sent on the request's own event loop.
  */
 @ApplicationScoped
-class LongPolls {
+class ReadResponder {
 
     /**
      * Fires every long-poll timeout, so that any number of waiters timing out together takes one thread, never the
@@ -35,9 +35,9 @@ class LongPolls {
     private final MetadataStore store;
     private final ApiConfig config;
     private final LongPollAdmission admission;
-    private final Callers callers;
+    private final CallerResolver callers;
 
-    LongPolls(MetadataStore store, ApiConfig config, LongPollAdmission admission, Callers callers) {
+    ReadResponder(MetadataStore store, ApiConfig config, LongPollAdmission admission, CallerResolver callers) {
         this.store = store;
         this.callers = callers;
         this.config = config;

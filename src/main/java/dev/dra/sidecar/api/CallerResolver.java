@@ -21,13 +21,13 @@ import java.util.concurrent.CompletableFuture;
  */
 @Startup
 @ApplicationScoped
-class Callers {
+class CallerResolver {
 
     private final PodCallers pods;
     private final CurrentVertxRequest current;
     private final CompletableFuture<Caller> container = CompletableFuture.completedFuture(Caller.CONTAINER);
 
-    Callers(StoreConfig store, NodeConfig node, MetadataStore metadata, CurrentVertxRequest current) {
+    CallerResolver(StoreConfig store, NodeConfig node, MetadataStore metadata, CurrentVertxRequest current) {
         this.pods = store.mode() == StoreConfig.Mode.NODE ? new PodCallers(node, metadata) : null;
         this.current = current;
     }
