@@ -10,7 +10,7 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * Admits at most {@code dra.api.max-request-bodies} requests with a body at once, before their bodies are read:
  * {@code POST /validate} holds its body, up to {@code quarkus.http.limits.max-body-size}, and what it decodes from
  * it, and without a bound a client sending many bodies at once, or many bodies slowly, would make the sidecar hold
- * them all. A request past the bound is answered {@code 503 too-many-request-bodies} by {@link ApiRouter} and its
+ * them all. A request past the bound is answered {@code 503 too-many-request-bodies} by {@link RequestBodyScreen} and its
  * connection closed. Every refusal counts in {@code dra_request_body_refusals_total}.
  */
 @Singleton

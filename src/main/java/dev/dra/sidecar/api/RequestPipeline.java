@@ -1,36 +1,33 @@
 package dev.dra.sidecar.api;
 
-import io.quarkus.runtime.configuration.MemorySize;
-import io.quarkus.vertx.http.runtime.RouteConstants;
+import dev.dra.sidecar.identity.Refusal;
+import dev.dra.sidecar.snapshot.ClaimKind;
 import io.vertx.core.Vertx;
 import io.vertx.core.http.HttpServerRequest;
 import io.vertx.ext.web.Router;
 import io.vertx.ext.web.RoutingContext;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.event.Observes;
-import dev.dra.sidecar.identity.Refusal;
 import java.util.Optional;
 import java.util.concurrent.CancellationException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
- * The API's Vert.x handlers, ahead of the JAX-RS resources, for every request on the API port. The first screens a
- * request's body before it is read: one declared larger than the server takes gets the problem instead of Quarkus'
- * plain 413, and one past {@link RequestBodyAdmission}'s bound is refused. The second, in order: it
- * names the request's URI template ({@link ApiRoutes}) for the {@code uri} label of HTTP server metrics, refuses a
- * foreign Host with {@code 400 invalid-host} ({@link HostHeaderFilter}), finds who is asking ({@link CallerResolver}: in node
- * mode a refused caller gets its problem, a caller whose check failed otherwise {@code 500 internal}, and a claim that
- * is not the caller's own {@code 404 not-own-claim}), and
- * lets {@link FastReadHandler} answer plain reads. Everything else goes on to the resources. A failure handler answers
- * {@code 400 invalid-host} for a request Vert.x fails before any handler runs because of its Host.
+ * The API's Vert.x handler for every request on the API port, after its body is screened ({@link RequestBodyScreen})
+ * and ahead of the JAX-RS resources. In order: it names the request's URI template ({@link ApiRoutes}) for the
+ * {@code uri} label of HTTP server metrics, refuses a foreign Host with {@code 400 invalid-host}
+ * ({@link HostHeaderFilter}), finds who is asking ({@link CallerResolver}: in node mode a refused caller gets its
+ * problem, a caller whose check failed otherwise {@code 500 internal}, and a claim that is not the caller's own
+ * {@code 404 not-own-claim}), and lets {@link FastReadHandler} answer plain reads. Everything else goes on to the
+ * resources. A failure handler answers {@code 400 invalid-host} for a request Vert.x fails before any handler runs
+ * because of its Host.
  */
 @ApplicationScoped
-class ApiRouter {
+class RequestPipeline {
 
-    private static final Logger LOG = Logger.getLogger(ApiRouter.class);
+    private static final Logger LOG = Logger.getLogger(RequestPipeline.class);
 
     /**
      * The request-context local that Quarkus' Micrometer binder takes the {@code uri} label from; RESTEasy Reactive
@@ -38,29 +35,19 @@ class ApiRouter {
      */
     private static final String URI_TEMPLATE = "UrlPathTemplate";
 
-    /** Just ahead of Quarkus' check of {@code quarkus.http.limits.max-body-size}, which answers a plain 413. */
-    private static final int AHEAD_OF_BODY_LIMIT = RouteConstants.ROUTE_ORDER_UPLOAD_LIMIT - 1;
-
     private final HostHeaderFilter hosts;
     private final FastReadHandler reads;
     private final RoutedProblems problems;
-    private final RequestBodyAdmission bodies;
     private final CallerResolver callers;
-    private final long maxBodySize;
 
-    ApiRouter(HostHeaderFilter hosts, FastReadHandler reads, RoutedProblems problems, RequestBodyAdmission bodies,
-            CallerResolver callers,
-            @ConfigProperty(name = "quarkus.http.limits.max-body-size") Optional<MemorySize> maxBodySize) {
+    RequestPipeline(HostHeaderFilter hosts, FastReadHandler reads, RoutedProblems problems, CallerResolver callers) {
         this.hosts = hosts;
         this.callers = callers;
         this.reads = reads;
         this.problems = problems;
-        this.bodies = bodies;
-        this.maxBodySize = maxBodySize.map(MemorySize::asLongValue).orElse(Long.MAX_VALUE);
     }
 
     void route(@Observes Router router) {
-        router.route().order(AHEAD_OF_BODY_LIMIT).handler(this::screenBody);
         router.route().handler(this::handle);
         router.route().order(Integer.MIN_VALUE).failureHandler(this::refuseUnroutableHost);
     }
@@ -76,46 +63,6 @@ class ApiRouter {
         } else {
             context.next();
         }
-    }
-
-    /**
-     * Before a request's body is read: one whose {@code Content-Length} is over the server's body limit gets
-     * {@code 413 payload-too-large}, and one with a body (a length above 0, or chunks) that
-     * {@link RequestBodyAdmission} has no place for gets {@code 503 too-many-request-bodies}; either gets
-     * {@code 400 invalid-host} first if its Host is foreign, and its connection is closed, since the body that
-     * follows is never read. A body sent in chunks past the limit is cut off by Quarkus' own check, with a plain 413.
-     */
-    private void screenBody(RoutingContext context) {
-        HttpServerRequest request = context.request();
-        long declared = declaredLength(request.getHeader("Content-Length"));
-        if (declared > maxBodySize) {
-            refuseUnread(context, ProblemType.PAYLOAD_TOO_LARGE, "the request body (" + declared
-                    + " bytes) is larger than quarkus.http.limits.max-body-size (" + maxBodySize + " bytes)");
-        } else if ((declared > 0 || request.getHeader("Transfer-Encoding") != null) && !bodies.admit(context)) {
-            refuseUnread(context, ProblemType.TOO_MANY_REQUEST_BODIES, bodies.refusal());
-        } else {
-            context.next();
-        }
-    }
-
-    /** Answers a request whose body is left unread, and closes its connection once the answer is out. */
-    private void refuseUnread(RoutingContext context, ProblemType type, String detail) {
-        HttpServerRequest request = context.request();
-        // Vert.x would otherwise wait for the body before ending the exchange.
-        context.response().putHeader("Connection", "close").endHandler(sent -> request.connection().close());
-        if (!hosts.allows(request)) {
-            hosts.refuse(context);
-        } else {
-            problems.send(context, type, detail);
-        }
-    }
-
-    /** The declared body length; -1 without one, or with one that is not a number (the server refuses those). */
-    private static long declaredLength(String header) {
-        if (header == null || header.isEmpty() || header.length() > 18 || !header.chars().allMatch(Character::isDigit)) {
-            return -1;
-        }
-        return Long.parseLong(header);
     }
 
     private void handle(RoutingContext context) {
@@ -143,7 +90,10 @@ class ApiRouter {
         }));
     }
 
-    /** The request's caller as {@link CallerResolver} finds it; a check that fails before it has begun completes it too. */
+    /**
+     * The request's caller as {@link CallerResolver} finds it; a check that fails before it has begun completes it
+     * too.
+     */
     private CompletableFuture<Caller> resolve(HttpServerRequest request) {
         try {
             return callers.resolve(request);
@@ -181,7 +131,7 @@ class ApiRouter {
             String claim = named.parameters().get(0);
             if (PathNames.isClaim(claim) && !caller.owns(named.kind(), claim)) {
                 problems.send(context, ProblemType.NOT_OWN_CLAIM, "the calling pod has no "
-                        + (named.kind() == dev.dra.sidecar.snapshot.ClaimKind.CLAIM ? "claim " : "template claim ")
+                        + (named.kind() == ClaimKind.CLAIM ? "claim " : "template claim ")
                         + claim);
                 return;
             }
