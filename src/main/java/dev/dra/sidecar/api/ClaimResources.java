@@ -144,11 +144,11 @@ public abstract class ClaimResources {
         PathNames.request(request);
         PathNames.lookupKey("device name", device);
         PathNames.lookupKey("attribute name", attribute);
-        boolean text = prefersText(headers);
+        boolean text = PlainText.preferredBy(headers);
         return reads.answer(s -> {
             AttributeValue value = SnapshotLookup.attribute(s, kind(), claim, request, device, attribute, driver, pool);
             return text ? value.text() : value.json();
-        }, conditions, text ? TEXT : MediaType.APPLICATION_JSON);
+        }, conditions, text ? PlainText.MEDIA_TYPE : MediaType.APPLICATION_JSON);
     }
 
     @GET
@@ -174,11 +174,11 @@ public abstract class ClaimResources {
         PathNames.claim(claim);
         PathNames.request(request);
         PathNames.lookupKey("attribute name", attribute);
-        boolean text = prefersText(headers);
+        boolean text = PlainText.preferredBy(headers);
         return reads.answer(s -> {
             DeviceSelection devices = DeviceSelection.ofRequest(s, kind(), claim, request, driver, pool);
             return text ? AttributeColumn.text(devices, attribute) : AttributeColumn.json(devices, attribute, false);
-        }, conditions, text ? TEXT : MediaType.APPLICATION_JSON);
+        }, conditions, text ? PlainText.MEDIA_TYPE : MediaType.APPLICATION_JSON);
     }
 
     @GET
@@ -204,24 +204,6 @@ public abstract class ClaimResources {
         PathNames.claim(claim);
         PathNames.request(request);
         return reads.answer(s -> EnvFile.text(DeviceSelection.ofRequest(s, kind(), claim, request, driver, pool)),
-                conditions, TEXT);
-    }
-
-    static final String TEXT = MediaType.TEXT_PLAIN + ";charset=UTF-8";
-
-    /** {@code text/plain} only when the client ranks it above JSON. */
-    static boolean prefersText(HttpHeaders headers) {
-        for (MediaType type : headers.getAcceptableMediaTypes()) {
-            if (type.isCompatible(MediaType.APPLICATION_JSON_TYPE) && !type.isWildcardType()) {
-                return false;
-            }
-            if (type.isCompatible(MediaType.TEXT_PLAIN_TYPE) && !type.isWildcardType()) {
-                return true;
-            }
-            if (type.isWildcardType()) {
-                return false;
-            }
-        }
-        return false;
+                conditions, PlainText.MEDIA_TYPE);
     }
 }

@@ -60,10 +60,10 @@ public class DevicesResource {
             @BeanParam DeviceFilter filter, @BeanParam Conditions conditions, HttpHeaders headers) {
         PathNames.lookupKey("attribute name", attribute);
         DeviceFilter checked = filter.checked();
-        boolean text = ClaimResources.prefersText(headers);
+        boolean text = PlainText.preferredBy(headers);
         return reads.answer(s -> {
             DeviceSelection devices = DeviceSelection.ofPod(s, checked);
             return text ? AttributeColumn.text(devices, attribute) : AttributeColumn.json(devices, attribute, true);
-        }, conditions, text ? ClaimResources.TEXT : MediaType.APPLICATION_JSON);
+        }, conditions, text ? PlainText.MEDIA_TYPE : MediaType.APPLICATION_JSON);
     }
 }
