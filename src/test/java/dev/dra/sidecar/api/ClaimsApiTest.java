@@ -14,8 +14,8 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.junit.QuarkusTest;
-import java.util.List;
 import io.quarkus.test.junit.TestProfile;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Every row of the HTTP contract for reading, through the real server. */
