@@ -53,28 +53,28 @@ public final class PathNames {
         return name != null && name.length() <= 63 && DnsNames.isSubdomainInAnyCase(name);
     }
 
-    public static String claim(String name) {
+    static String claim(String name) {
         if (!isClaim(name)) {
             throw invalid("claim name " + quote(name) + " is not a DNS subdomain (RFC 1123)");
         }
         return name;
     }
 
-    public static String request(String name) {
+    static String request(String name) {
         if (!isRequest(name)) {
             throw invalid("request name " + quote(name) + " is not a DNS label (RFC 1123)");
         }
         return name;
     }
 
-    public static String driver(String name) {
+    static String driver(String name) {
         if (!isDriver(name)) {
             throw invalid("driver name " + quote(name) + " is not a DNS subdomain of at most 63 characters");
         }
         return name;
     }
 
-    public static String lookupKey(String what, String name) {
+    static String lookupKey(String what, String name) {
         if (name == null || name.isEmpty() || name.codePointCount(0, name.length()) > MAX_LOOKUP_KEY
                 || name.chars().anyMatch(Character::isISOControl)) {
             throw invalid(what + " " + quote(name) + " is empty, too long or has control characters");

@@ -4,9 +4,13 @@ import dev.dra.sidecar.api.body.AttributeColumn;
 import dev.dra.sidecar.api.body.DeviceSelection;
 import dev.dra.sidecar.api.body.EnvFile;
 import dev.dra.sidecar.api.path.ApiRoutes;
-import dev.dra.sidecar.api.path.PathNames;
-import dev.dra.sidecar.api.read.Conditions;
+import dev.dra.sidecar.api.path.AttributeName;
+import dev.dra.sidecar.api.path.ClaimPath;
+import dev.dra.sidecar.api.path.DevicePath;
+import dev.dra.sidecar.api.path.DriverPath;
+import dev.dra.sidecar.api.path.RequestPath;
 import dev.dra.sidecar.api.read.FastReadHandler;
+import dev.dra.sidecar.api.read.Conditions;
 import dev.dra.sidecar.api.read.ReadResponder;
 import dev.dra.sidecar.api.read.SnapshotLookup;
 import dev.dra.sidecar.model.ClaimIndex;
@@ -15,29 +19,28 @@ import dev.dra.sidecar.model.DeviceAttribute;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.snapshot.AttributeValue;
 import dev.dra.sidecar.snapshot.ClaimKind;
+import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestValidation;
 import io.smallrye.mutiny.Uni;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
-import jakarta.ws.rs.QueryParam;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 
 /**
  * The resources of one claim kind, at the paths of {@link ApiRoutes}. {@link DirectClaimsResource} serves them
  * under {@code /claims}, {@link TemplateClaimsResource} under {@code /template-claims}; the behaviour is the same.
- * Plain reads of an index, claim, request or driver usually never get here: {@link FastReadHandler} answers them with the
- * same bytes and headers.
+ * Each method takes the names of its path as one bean parameter ({@link ClaimPath} or a class below it) and checks
+ * them before anything is looked up. Plain reads of an index, claim, request or driver usually never get here:
+ * {@link FastReadHandler} answers them with the same bytes and headers.
  */
 public abstract class ClaimResources {
 
@@ -65,10 +68,10 @@ public abstract class ClaimResources {
     @APIResponse(responseCode = "200", description = "The claim",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ClaimView.class)))
     @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
-    public Uni<Response> claim(@PathParam("claim") @Parameter(description = "Claim name (DNS subdomain)") String claim,
-            @BeanParam Conditions conditions) {
-        PathNames.claim(claim);
-        return reads.answer(s -> SnapshotLookup.claim(s, kind(), claim).served(), conditions, MediaType.APPLICATION_JSON);
+    public Uni<Response> claim(@BeanParam ClaimPath path, @BeanParam Conditions conditions) {
+        ClaimPath names = path.checked();
+        return reads.answer(s -> SnapshotLookup.claim(s, kind(), names.claim()).served(), conditions,
+                MediaType.APPLICATION_JSON);
     }
 
     @GET
@@ -80,13 +83,9 @@ public abstract class ClaimResources {
             + "apiVersions decoded, in file order",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeviceMetadata.class)))
     @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
-    public Uni<Response> request(
-            @PathParam("claim") @Parameter(description = "Claim name (DNS subdomain)") String claim,
-            @PathParam("request") @Parameter(description = "Top-level request name (DNS label)") String request,
-            @BeanParam Conditions conditions) {
-        PathNames.claim(claim);
-        PathNames.request(request);
-        return reads.answer(s -> SnapshotLookup.request(s, kind(), claim, request).merged(), conditions,
+    public Uni<Response> request(@BeanParam RequestPath path, @BeanParam Conditions conditions) {
+        RequestPath names = path.checked();
+        return reads.answer(s -> SnapshotLookup.request(s, kind(), names.claim(), names.request()).merged(), conditions,
                 MediaType.APPLICATION_JSON);
     }
 
@@ -98,16 +97,10 @@ public abstract class ClaimResources {
     @APIResponse(responseCode = "200", description = "The driver's metadata",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeviceMetadata.class)))
     @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
-    public Uni<Response> driver(
-            @PathParam("claim") @Parameter(description = "Claim name (DNS subdomain)") String claim,
-            @PathParam("request") @Parameter(description = "Top-level request name (DNS label)") String request,
-            @PathParam("driver") @Parameter(description = "Driver name, as in <driver>-metadata.json") String driver,
-            @BeanParam Conditions conditions) {
-        PathNames.claim(claim);
-        PathNames.request(request);
-        PathNames.driver(driver);
-        return reads.answer(s -> SnapshotLookup.driver(s, kind(), claim, request, driver).served(), conditions,
-                MediaType.APPLICATION_JSON);
+    public Uni<Response> driver(@BeanParam DriverPath path, @BeanParam Conditions conditions) {
+        DriverPath names = path.checked();
+        return reads.answer(s -> SnapshotLookup.driver(s, kind(), names.claim(), names.request(), names.driver())
+                .served(), conditions, MediaType.APPLICATION_JSON);
     }
 
     @GET
@@ -120,14 +113,10 @@ public abstract class ClaimResources {
     @APIResponse(responseCode = "200", description = "The validation of each driver file",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = RequestValidation.class)))
     @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
-    public Uni<Response> validation(
-            @PathParam("claim") @Parameter(description = "Claim name (DNS subdomain)") String claim,
-            @PathParam("request") @Parameter(description = "Top-level request name (DNS label)") String request,
-            @BeanParam Conditions conditions) {
-        PathNames.claim(claim);
-        PathNames.request(request);
-        return reads.answer(s -> SnapshotLookup.request(s, kind(), claim, request).validation(), conditions,
-                MediaType.APPLICATION_JSON);
+    public Uni<Response> validation(@BeanParam RequestPath path, @BeanParam Conditions conditions) {
+        RequestPath names = path.checked();
+        return reads.answer(s -> SnapshotLookup.request(s, kind(), names.claim(), names.request()).validation(),
+                conditions, MediaType.APPLICATION_JSON);
     }
 
     @GET
@@ -141,21 +130,14 @@ public abstract class ClaimResources {
         @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING),
                 example = "gpu-18db0e85-99e9-c746-8531-ffeb86328b39\n")})
     @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
-    public Uni<Response> attribute(
-            @PathParam("claim") @Parameter(description = "Claim name (DNS subdomain)") String claim,
-            @PathParam("request") @Parameter(description = "Top-level request name (DNS label)") String request,
-            @PathParam("device") @Parameter(description = "Device name") String device,
-            @PathParam("attribute") @Parameter(description = "Attribute name, possibly qualified (domain/name)") String attribute,
-            @QueryParam("driver") @Parameter(description = "Only devices of this driver") String driver,
-            @QueryParam("pool") @Parameter(description = "Only devices of this pool") String pool,
-            @BeanParam Conditions conditions, HttpHeaders headers) {
-        PathNames.claim(claim);
-        PathNames.request(request);
-        PathNames.lookupKey("device name", device);
-        PathNames.lookupKey("attribute name", attribute);
+    public Uni<Response> attribute(@BeanParam DevicePath path, @BeanParam AttributeName attribute,
+            @BeanParam DriverAndPool only, @BeanParam Conditions conditions, HttpHeaders headers) {
+        DevicePath names = path.checked();
+        String name = attribute.checked();
         boolean text = PlainText.preferredBy(headers);
         return reads.answer(s -> {
-            AttributeValue value = SnapshotLookup.attribute(s, kind(), claim, request, device, attribute, driver, pool);
+            AttributeValue value = SnapshotLookup.attribute(s, kind(), names.claim(), names.request(), names.device(),
+                    name, only.driver(), only.pool());
             return text ? value.text() : value.json();
         }, conditions, text ? PlainText.MEDIA_TYPE : MediaType.APPLICATION_JSON);
     }
@@ -173,20 +155,14 @@ public abstract class ClaimResources {
         @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING),
                 example = "gpu-18db0e85-99e9-c746-8531-ffeb86328b39\ngpu-7a2c4e61-0b3d-4f58-a9e6-c1d2e3f40516\n")})
     @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
-    public Uni<Response> requestAttribute(
-            @PathParam("claim") @Parameter(description = "Claim name (DNS subdomain)") String claim,
-            @PathParam("request") @Parameter(description = "Top-level request name (DNS label)") String request,
-            @PathParam("attribute") @Parameter(description = "Attribute name, possibly qualified (domain/name)") String attribute,
-            @QueryParam("driver") @Parameter(description = "Only devices of this driver") String driver,
-            @QueryParam("pool") @Parameter(description = "Only devices of this pool") String pool,
-            @BeanParam Conditions conditions, HttpHeaders headers) {
-        PathNames.claim(claim);
-        PathNames.request(request);
-        PathNames.lookupKey("attribute name", attribute);
+    public Uni<Response> requestAttribute(@BeanParam RequestPath path, @BeanParam AttributeName attribute,
+            @BeanParam DriverAndPool only, @BeanParam Conditions conditions, HttpHeaders headers) {
+        RequestPath names = path.checked();
+        String name = attribute.checked();
         boolean text = PlainText.preferredBy(headers);
         return reads.answer(s -> {
-            DeviceSelection devices = DeviceSelection.ofRequest(s, kind(), claim, request, driver, pool);
-            return text ? AttributeColumn.text(devices, attribute) : AttributeColumn.json(devices, attribute, false);
+            DeviceSelection devices = devices(s, names, only);
+            return text ? AttributeColumn.text(devices, name) : AttributeColumn.json(devices, name, false);
         }, conditions, text ? PlainText.MEDIA_TYPE : MediaType.APPLICATION_JSON);
     }
 
@@ -204,15 +180,14 @@ public abstract class ClaimResources {
             mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING),
             example = "DRA_GPU_CLAIM_GPU_GPU_0_UUID='gpu-18db0e85-99e9-c746-8531-ffeb86328b39'\n"))
     @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
-    public Uni<Response> env(
-            @PathParam("claim") @Parameter(description = "Claim name (DNS subdomain)") String claim,
-            @PathParam("request") @Parameter(description = "Top-level request name (DNS label)") String request,
-            @QueryParam("driver") @Parameter(description = "Only devices of this driver") String driver,
-            @QueryParam("pool") @Parameter(description = "Only devices of this pool") String pool,
+    public Uni<Response> env(@BeanParam RequestPath path, @BeanParam DriverAndPool only,
             @BeanParam Conditions conditions) {
-        PathNames.claim(claim);
-        PathNames.request(request);
-        return reads.answer(s -> EnvFile.text(DeviceSelection.ofRequest(s, kind(), claim, request, driver, pool)),
-                conditions, PlainText.MEDIA_TYPE);
+        RequestPath names = path.checked();
+        return reads.answer(s -> EnvFile.text(devices(s, names, only)), conditions, PlainText.MEDIA_TYPE);
+    }
+
+    /** The devices of the request {@code names} names, only those of {@code only}'s driver and pool when given. */
+    private DeviceSelection devices(MetadataSnapshot snapshot, RequestPath names, DriverAndPool only) {
+        return DeviceSelection.ofRequest(snapshot, kind(), names.claim(), names.request(), only.driver(), only.pool());
     }
 }

@@ -5,7 +5,7 @@ import dev.dra.sidecar.api.body.DeviceFilter;
 import dev.dra.sidecar.api.body.DeviceList;
 import dev.dra.sidecar.api.body.DeviceSelection;
 import dev.dra.sidecar.api.path.ApiRoutes;
-import dev.dra.sidecar.api.path.PathNames;
+import dev.dra.sidecar.api.path.AttributeName;
 import dev.dra.sidecar.api.read.Conditions;
 import dev.dra.sidecar.api.read.ReadResponder;
 import io.smallrye.mutiny.Uni;
@@ -13,7 +13,6 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
@@ -22,7 +21,6 @@ import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -63,15 +61,14 @@ public class DevicesResource {
         @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AttributeColumn.class)),
         @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = SchemaType.STRING), example = "0\n1\n")})
     @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
-    public Uni<Response> attribute(
-            @PathParam("attribute") @Parameter(description = "Attribute name, possibly qualified (domain/name)") String attribute,
-            @BeanParam DeviceFilter filter, @BeanParam Conditions conditions, HttpHeaders headers) {
-        PathNames.lookupKey("attribute name", attribute);
+    public Uni<Response> attribute(@BeanParam AttributeName attribute, @BeanParam DeviceFilter filter,
+            @BeanParam Conditions conditions, HttpHeaders headers) {
+        String name = attribute.checked();
         DeviceFilter checked = filter.checked();
         boolean text = PlainText.preferredBy(headers);
         return reads.answer(s -> {
             DeviceSelection devices = DeviceSelection.ofPod(s, checked);
-            return text ? AttributeColumn.text(devices, attribute) : AttributeColumn.json(devices, attribute, true);
+            return text ? AttributeColumn.text(devices, name) : AttributeColumn.json(devices, name, true);
         }, conditions, text ? PlainText.MEDIA_TYPE : MediaType.APPLICATION_JSON);
     }
 }

@@ -3,7 +3,7 @@ package dev.dra.sidecar.api.resource;
 import dev.dra.sidecar.api.caller.Caller;
 import dev.dra.sidecar.api.caller.CallerResolver;
 import dev.dra.sidecar.api.path.ApiRoutes;
-import dev.dra.sidecar.api.path.PathNames;
+import dev.dra.sidecar.api.path.ExtendedResourcePath;
 import dev.dra.sidecar.api.read.Conditions;
 import dev.dra.sidecar.api.read.ReadResponder;
 import dev.dra.sidecar.api.read.SnapshotLookup;
@@ -16,14 +16,12 @@ import jakarta.inject.Inject;
 import jakarta.ws.rs.BeanParam;
 import jakarta.ws.rs.GET;
 import jakarta.ws.rs.Path;
-import jakarta.ws.rs.PathParam;
 import jakarta.ws.rs.Produces;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
-import org.eclipse.microprofile.openapi.annotations.parameters.Parameter;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
 import org.eclipse.microprofile.openapi.annotations.tags.Tag;
 
@@ -63,14 +61,9 @@ public class ExtendedResourcesResource {
     @APIResponse(responseCode = "200", description = "The merged metadata", content = @Content(
             mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeviceMetadata.class)))
     @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
-    public Uni<Response> resource(
-            @PathParam("container") @Parameter(description = "Container name (DNS label)") String container,
-            @PathParam("resource") @Parameter(description = "Extended resource name, such as example.com/gpu")
-            String resource,
-            @BeanParam Conditions conditions) {
-        PathNames.lookupKey("container name", container);
-        PathNames.lookupKey("resource name", resource);
-        PodInfo.ExtendedResource found = callers.current().extended(container, resource);
+    public Uni<Response> resource(@BeanParam ExtendedResourcePath path, @BeanParam Conditions conditions) {
+        ExtendedResourcePath names = path.checked();
+        PodInfo.ExtendedResource found = callers.current().extended(names.container(), names.resource());
         return reads.answer(s -> SnapshotLookup.request(s, ClaimKind.CLAIM, found.claim(), found.request()).merged(),
                 conditions, MediaType.APPLICATION_JSON);
     }
