@@ -2,16 +2,15 @@ package dev.dra.sidecar.api.path;
 
 import dev.dra.sidecar.model.ClaimIndex;
 import dev.dra.sidecar.snapshot.ClaimKind;
-import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 
 /**
  * Every path of the API, written once. The JAX-RS resources take their {@code @Path} from the constants;
- * {@link ClaimRoute} is the same table as data: {@link #match} finds what a request path names (the fast read path
- * and the Host check use it), {@link ClaimRoute#template} is the URI template of the OpenAPI document and of the
- * {@code uri} label of HTTP server metrics, and {@link ClaimRoute#operationId} the public operationId.
+ * {@link ClaimRoute} and {@link PodRoute} are the same table as data. {@link #match} finds what a request path names
+ * below a claim kind: the request pipeline takes the URI template and the claim from it, and the fast read path what
+ * to answer. {@link ClaimRoute#template} is the URI template of the OpenAPI document and of the {@code uri} label of
+ * HTTP server metrics, and {@link ClaimRoute#operationId} the public operationId.
  *
  * <p>A new route under both claim kinds: a path constant here, a {@link ClaimRoute} constant naming it, and the
  * resource method in {@code resource.ClaimResources} with {@code @Path} of that constant.
@@ -58,17 +57,17 @@ public final class ApiRoutes {
         REQUEST_ATTRIBUTE(ApiRoutes.REQUEST_ATTRIBUTE, "get%sRequestAttribute"),
         ENV(ApiRoutes.ENV, "get%sEnv");
 
-        private final List<String> segments;
+        private final PathTemplate path;
         private final String operationId;
 
         ClaimRoute(String jaxRsPath, String operationId) {
-            this.segments = jaxRsPath.isEmpty() ? List.of() : List.of(jaxRsPath.split("/"));
+            this.path = PathTemplate.of(jaxRsPath);
             this.operationId = operationId;
         }
 
         /** The URI template, as OpenAPI and the metrics write it: {@code /claims/{claim}/{request}}. */
         public String template(ClaimKind kind) {
-            return ApiRoutes.template(prefix(kind), segments);
+            return path.below(prefix(kind));
         }
 
         /** The public operationId, one per kind: {@code getClaimRequest}, {@code getTemplateClaimRequest}. */
@@ -83,38 +82,6 @@ public final class ApiRoutes {
         public boolean readsFiles() {
             return this != INDEX && this != VALIDATION;
         }
-
-        /** The path parameters of this route after the kind, in path order, or empty when it does not match. */
-        private Optional<List<String>> parameters(String[] path, int from) {
-            List<String> values = new ArrayList<>();
-            int i = from;
-            for (String segment : segments) {
-                if (i >= path.length || path[i].isEmpty()) {
-                    return Optional.empty();
-                }
-                if (!isParameter(segment)) {
-                    if (!segment.equals(path[i])) {
-                        return Optional.empty();
-                    }
-                } else if (segment.contains(":")) { // takes the rest of the path
-                    values.add(String.join("/", Arrays.copyOfRange(path, i, path.length)));
-                    return Optional.of(values);
-                } else {
-                    values.add(path[i]);
-                }
-                i++;
-            }
-            return i == path.length ? Optional.of(values) : Optional.empty();
-        }
-
-        private static boolean isParameter(String segment) {
-            return segment.startsWith("{");
-        }
-
-        private static String parameter(String segment) {
-            int end = segment.indexOf(':');
-            return segment.substring(1, end < 0 ? segment.length() - 1 : end).trim();
-        }
     }
 
     /** The GET routes of the pod-wide device list, which no claim kind scopes. */
@@ -122,17 +89,17 @@ public final class ApiRoutes {
         DEVICES("", "listDevices"),
         DEVICES_ATTRIBUTE(ApiRoutes.DEVICES_ATTRIBUTE, "listDevicesAttribute");
 
-        private final List<String> segments;
+        private final PathTemplate path;
         private final String operationId;
 
         PodRoute(String jaxRsPath, String operationId) {
-            this.segments = jaxRsPath.isEmpty() ? List.of() : List.of(jaxRsPath.split("/"));
+            this.path = PathTemplate.of(jaxRsPath);
             this.operationId = operationId;
         }
 
         /** The URI template, as OpenAPI writes it: {@code /devices/attributes/{attribute}}. */
         public String template() {
-            return ApiRoutes.template(ApiRoutes.DEVICES, segments);
+            return path.below(ApiRoutes.DEVICES);
         }
 
         /** The public operationId. */
@@ -141,17 +108,10 @@ public final class ApiRoutes {
         }
     }
 
-    private static String template(String prefix, List<String> segments) {
-        StringBuilder template = new StringBuilder(prefix);
-        for (String segment : segments) {
-            template.append('/').append(ClaimRoute.isParameter(segment) ? "{" + ClaimRoute.parameter(segment) + "}" : segment);
-        }
-        return template.toString();
-    }
-
     /** What a request path names: the kind, the route and the path parameters in path order (raw, not decoded). */
     public record Match(ClaimKind kind, ClaimRoute route, List<String> parameters) {
 
+        /** The URI template of the route under its kind: {@code /claims/{claim}/{request}}. */
         public String template() {
             return route.template(kind);
         }
@@ -170,7 +130,7 @@ public final class ApiRoutes {
             return Optional.empty();
         }
         for (ClaimRoute route : ClaimRoute.values()) {
-            Optional<List<String>> parameters = route.parameters(segments, 2);
+            Optional<List<String>> parameters = route.path.parameters(segments, 2);
             if (parameters.isPresent()) {
                 return Optional.of(new Match(kind, route, parameters.get()));
             }
