@@ -28,8 +28,8 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
 /**
  * Completes the generated document from the route table and the problem catalog, so the resources need not
  * repeat them: the operationId of each claim route ({@link ApiRoutes.ClaimRoute#operationId}), the problem
- * responses of each operation ({@link ProblemType#listed}), the enumeration of problem codes, and the ETag,
- * Metadata-Source-Version and Warning headers of every metadata GET.
+ * responses of each operation ({@link ProblemType#listed}), the enumeration of problem codes, and the {@code 304}
+ * and the ETag, Metadata-Source-Version and Warning headers of every metadata GET.
  */
 public class OpenApiDocument implements OASFilter {
 
@@ -59,6 +59,7 @@ public class OpenApiDocument implements OASFilter {
             Operation get = path.getValue().getGET();
             if (get != null) {
                 constrainPathParameters(get);
+                answerNotModified(get.getResponses());
             }
             path.getValue().getOperations().values().forEach(operation -> addServerRefusals(operation.getResponses()));
             if (route != null && get != null) {
@@ -80,6 +81,13 @@ public class OpenApiDocument implements OASFilter {
                 addProblems(post.getResponses(), type -> type.listed() == ProblemType.Listed.VALIDATE);
             }
         }
+    }
+
+    /**
+     * Every GET takes the conditional parameters ({@code read.Conditions}): its {@code 304} follows its {@code 200}.
+     */
+    private static void answerNotModified(APIResponses responses) {
+        responses.addAPIResponse("304", OASFactory.createAPIResponse().description("Not modified (If-None-Match)"));
     }
 
     /**

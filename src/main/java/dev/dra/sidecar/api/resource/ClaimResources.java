@@ -56,7 +56,6 @@ public abstract class ClaimResources {
             + "container, with its request names, sorted by name.")
     @APIResponse(responseCode = "200", description = "The claims",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ClaimIndex.class)))
-    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> list(@BeanParam Conditions conditions) {
         return reads.answer(s -> s.claims(kind()).index(), conditions, MediaType.APPLICATION_JSON);
     }
@@ -67,7 +66,6 @@ public abstract class ClaimResources {
     @Operation(summary = "Get every request of a claim", description = "The merged DeviceMetadata of each request.")
     @APIResponse(responseCode = "200", description = "The claim",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ClaimView.class)))
-    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> claim(@BeanParam ClaimPath path, @BeanParam Conditions conditions) {
         ClaimPath names = path.checked();
         return reads.answer(s -> SnapshotLookup.claim(s, kind(), names.claim()).served(), conditions,
@@ -82,7 +80,6 @@ public abstract class ClaimResources {
     @APIResponse(responseCode = "200", description = "The merged metadata; Metadata-Source-Version names the "
             + "apiVersions decoded, in file order",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeviceMetadata.class)))
-    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> request(@BeanParam RequestPath path, @BeanParam Conditions conditions) {
         RequestPath names = path.checked();
         return reads.answer(s -> SnapshotLookup.request(s, kind(), names.claim(), names.request()).merged(), conditions,
@@ -96,7 +93,6 @@ public abstract class ClaimResources {
             + "its metadata including generation, as Go's ReadResourceClaimMetadataWithDriverName returns it.")
     @APIResponse(responseCode = "200", description = "The driver's metadata",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeviceMetadata.class)))
-    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> driver(@BeanParam DriverPath path, @BeanParam Conditions conditions) {
         DriverPath names = path.checked();
         return reads.answer(s -> SnapshotLookup.driver(s, kind(), names.claim(), names.request(), names.driver())
@@ -112,7 +108,6 @@ public abstract class ClaimResources {
             + "with violations is still served; a file that does not decode is listed with its failure.")
     @APIResponse(responseCode = "200", description = "The validation of each driver file",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = RequestValidation.class)))
-    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> validation(@BeanParam RequestPath path, @BeanParam Conditions conditions) {
         RequestPath names = path.checked();
         return reads.answer(s -> SnapshotLookup.request(s, kind(), names.claim(), names.request()).validation(),
@@ -129,7 +124,6 @@ public abstract class ClaimResources {
         @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeviceAttribute.class)),
         @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING),
                 example = "gpu-18db0e85-99e9-c746-8531-ffeb86328b39\n")})
-    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> attribute(@BeanParam DevicePath path, @BeanParam AttributeName attribute,
             @BeanParam DriverAndPool only, @BeanParam Conditions conditions, HttpHeaders headers) {
         DevicePath names = path.checked();
@@ -154,7 +148,6 @@ public abstract class ClaimResources {
         @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AttributeColumn.class)),
         @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING),
                 example = "gpu-18db0e85-99e9-c746-8531-ffeb86328b39\ngpu-7a2c4e61-0b3d-4f58-a9e6-c1d2e3f40516\n")})
-    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> requestAttribute(@BeanParam RequestPath path, @BeanParam AttributeName attribute,
             @BeanParam DriverAndPool only, @BeanParam Conditions conditions, HttpHeaders headers) {
         RequestPath names = path.checked();
@@ -179,7 +172,6 @@ public abstract class ClaimResources {
     @APIResponse(responseCode = "200", description = "The variable assignments", content = @Content(
             mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING),
             example = "DRA_GPU_CLAIM_GPU_GPU_0_UUID='gpu-18db0e85-99e9-c746-8531-ffeb86328b39'\n"))
-    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> env(@BeanParam RequestPath path, @BeanParam DriverAndPool only,
             @BeanParam Conditions conditions) {
         RequestPath names = path.checked();

@@ -43,7 +43,6 @@ public class DevicesResource {
             + "attributes and networkData.")
     @APIResponse(responseCode = "200", description = "The devices",
             content = @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeviceList.class)))
-    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> list(@BeanParam DeviceFilter filter, @BeanParam Conditions conditions) {
         DeviceFilter checked = filter.checked();
         return reads.answer(s -> DeviceList.json(DeviceSelection.ofPod(s, checked)), conditions,
@@ -60,7 +59,6 @@ public class DevicesResource {
     @APIResponse(responseCode = "200", description = "The attribute of each device", content = {
         @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AttributeColumn.class)),
         @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = SchemaType.STRING), example = "0\n1\n")})
-    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> attribute(@BeanParam AttributeName attribute, @BeanParam DeviceFilter filter,
             @BeanParam Conditions conditions, HttpHeaders headers) {
         String name = attribute.checked();

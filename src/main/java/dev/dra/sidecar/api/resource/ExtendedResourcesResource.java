@@ -46,7 +46,6 @@ public class ExtendedResourcesResource {
             + "resources with the claim and request that serve them. A sidecar knows none (an empty list).")
     @APIResponse(responseCode = "200", description = "The extended resources", content = @Content(
             mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = ExtendedResourceIndex.class)))
-    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> list(@BeanParam Conditions conditions) {
         Caller caller = callers.current();
         return reads.answer(s -> caller.extendedIndex(), conditions, MediaType.APPLICATION_JSON);
@@ -60,7 +59,6 @@ public class ExtendedResourcesResource {
             + "/claims/{claim}/{request} answers. The resource name keeps its '/': /extended-resources/app/example.com/gpu.")
     @APIResponse(responseCode = "200", description = "The merged metadata", content = @Content(
             mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeviceMetadata.class)))
-    @APIResponse(responseCode = "304", description = "Not modified (If-None-Match)")
     public Uni<Response> resource(@BeanParam ExtendedResourcePath path, @BeanParam Conditions conditions) {
         ExtendedResourcePath names = path.checked();
         PodInfo.ExtendedResource found = callers.current().extended(names.container(), names.resource());
