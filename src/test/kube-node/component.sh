@@ -2,13 +2,16 @@
 # Stops one component of the running node (start.sh <state-dir>) or starts it again, as a service manager would
 # for an upgrade or a configuration change: the other components, and the pods, keep running.
 #
-#   component.sh <state-dir> stop|start containerd|kubelet|kube-scheduler|kube-controller-manager|test-driver
+#   component.sh <state-dir> stop|start <component>
+#   <component>: containerd, kubelet, kube-scheduler, kube-controller-manager, test-driver (test-driver.cdi.k8s.io),
+#                attribute-driver (attributes.example.com) or attribute-file-driver (files.example.com)
 #
 # stop: SIGTERM, SIGKILL after 10 s, returns once the process is gone. start: the same command line as at the
 # node's start, with the same state (containerd's root, kubelet's /var/lib/kubelet and checkpoints, the driver's
-# plugin directory), its output appended to <state-dir>/<component>.log; returns once it is started (the caller
-# waits for what it needs, e.g. a pod's status). start.sh does the work (its components are its children) when it
-# reads <state-dir>/control/request; this script writes the request and prints start.sh's answer.
+# plugin directory; an attribute driver's devices file as it is then), its output appended to
+# <state-dir>/<component>.log; returns once it is started (the caller waits for what it needs, e.g. a pod's status
+# or the driver's registration). start.sh does the work (its components are its children) when it reads
+# <state-dir>/control/request; this script writes the request and prints start.sh's answer.
 # Exit status: 0 done; 1 refused (not running, running already, unknown name) or no answer within 30 s; 2 usage.
 set -euo pipefail
 state="${1:?usage: component.sh <state-dir> stop|start <component>}"

@@ -1,14 +1,20 @@
 #!/usr/bin/env bash
 # Runs a single-node Kubernetes on this machine until this script is stopped: kube-apiserver and etcd
-# (../kube-apiserver/start.sh), containerd (CDI on), kubelet, kube-scheduler, kube-controller-manager and the
-# upstream DRA test driver (`test-driver kubelet-plugin --enable-device-metadata`), from build.sh.
+# (../kube-apiserver/start.sh), containerd (CDI on), kubelet, kube-scheduler, kube-controller-manager, the
+# upstream DRA test driver test-driver.cdi.k8s.io (`test-driver kubelet-plugin --enable-device-metadata
+# --num-devices=16`: devices without attributes, metadata files) and the two attribute drivers of
+# attribute-drivers.sh, attributes.example.com (no metadata files) and files.example.com (metadata files), whose
+# devices carry attributes; all from build.sh.
 #
 #   start.sh <state-dir>
 #
-# When the node is usable (Node Ready and untainted, the driver's ResourceSlice published, the DeviceClass
-# gpu.example.com that the shipped manifests use, the default ServiceAccount), writes <state-dir>/kubeconfig
-# and then <state-dir>/ready (the server URL). <state-dir>/env holds the node's facts for the tests (containerd
-# socket, ctr, app image name, the directory of containerd's registry hosts). Logs: <state-dir>/*.log.
+# When the node is usable (Node Ready and untainted, each of the three drivers' ResourceSlice published, the
+# DeviceClasses gpu.example.com (any device of the test driver; the shipped manifests use it),
+# attributes.example.com and mixed.example.com (attribute-drivers.sh), the default ServiceAccount), writes
+# <state-dir>/kubeconfig and then <state-dir>/ready (the server URL). <state-dir>/env holds the node's facts for the
+# tests (containerd socket, ctr, app image name, the node's and the test driver's names, its plugin directory, the
+# directory of containerd's registry hosts, and attribute-drivers.sh's keys: the attribute drivers' names, devices
+# files and plugin directories). Logs: <state-dir>/<component>.log.
 #
 # The node: name dra-test-node, address 198.18.0.1 on the link dra-node0 (a bridge without ports); pods get their own network
 # namespace through the CNI plugins bridge (dra-cni0, 198.18.1.1/24, no gateway, no masquerading) and
@@ -22,15 +28,16 @@
 # One node per machine (fixed paths and ports: /var/lib/kubelet, /var/run/cdi, /run/containerd, 10250): a
 # second start fails while one runs. On SIGTERM, SIGINT, SIGHUP, any component exiting, or the process that
 # started it dying (checked every second), it deletes the pods, stops every process, unmounts what kubelet and
-# containerd mounted, removes the links, the route, the cgroups and the driver's CDI specs, and then checks
+# containerd mounted, removes the links, the route, the cgroups and the drivers' CDI specs, and then checks
 # (teardown.sh's leftovers) that no process, mount, cgroup, CDI spec, link, route or directory of the node is left,
 # no iptables rule naming its chains, links or range was added and the watched sysctls have the values they had
 # at its start. If this script is killed outright, the kernel kills the processes it started, and the next start
 # lists what was left, removes it and runs the same check against the killed run's start before it goes on.
-# While the node runs, component.sh stops one of containerd, kubelet, kube-scheduler, kube-controller-manager or
-# test-driver (SIGTERM, as a service manager does) and starts it again with the same command line and state: a
-# request file in <state-dir>/control that the loop below honours (a stopped component is not "a component that
-# exited"); whatever is stopped when the node ends is simply not running, and the cleanup and check are the same.
+# While the node runs, component.sh stops one of containerd, kubelet, kube-scheduler, kube-controller-manager,
+# test-driver, attribute-driver or attribute-file-driver (SIGTERM, as a service manager does) and starts it again
+# with the same command line and state: a request file in <state-dir>/control that the loop below honours (a
+# stopped component is not "a component that exited"); whatever is stopped when the node ends is simply not
+# running, and the cleanup and check are the same.
 # Exit status: 0 after a stop that left nothing; 3 without a Go toolchain (from build.sh); 1 on any failure, a
 # component that exited, or anything left behind; the reason (each leftover, one a line) is on stderr.
 set -euo pipefail
@@ -41,9 +48,12 @@ parent=$PPID
 rm -f "$state/ready" "$state/kubeconfig" "$state/env"
 
 app_image=localhost/dra-test-node/app:1
-# The node's fixed names (node, addresses, links, driver, run, sock), teardown_node and leftovers.
+# The node's fixed names (node, addresses, links, drivers, run, sock), teardown_node and leftovers.
 # shellcheck source=teardown.sh
 source "$here/teardown.sh"
+# The attribute drivers: their devices files, start commands and DeviceClasses.
+# shellcheck source=attribute-drivers.sh
+source "$here/attribute-drivers.sh"
 
 [ "$(id -u)" = 0 ] || { echo "the real node needs root" >&2; exit 1; }
 # The lock is held while fd 8 is open: the processes this script starts inherit no descriptor but stdin, stdout
@@ -302,6 +312,7 @@ start_process kube-controller-manager "$bin/kube-controller-manager" --kubeconfi
   --controllers=namespace-controller,serviceaccount-controller,root-ca-certificate-publisher-controller,resourceclaim-controller,node-lifecycle-controller,garbage-collector-controller,deployment-controller,replicaset-controller,daemonset-controller
 start_process test-driver "$bin/test-driver" --kubeconfig="$kubeconfig" kubelet-plugin --node-name="$node" \
   --enable-device-metadata --num-devices=16
+start_attribute_drivers
 
 k=(kubectl --kubeconfig "$kubeconfig")
 kubectl_apply() { "${k[@]}" apply -f - >/dev/null; }
@@ -316,13 +327,18 @@ spec:
     - cel:
         expression: device.driver == "$driver"
 YAML
+apply_attribute_classes
 node_ready() {
   [ "$("${k[@]}" get node "$node" -o 'jsonpath={.status.conditions[?(@.type=="Ready")].status}')" = True ] &&
     [ -z "$("${k[@]}" get node "$node" -o 'jsonpath={.spec.taints}')" ]
 }
 wait_for "node $node Ready and untainted" 90 node_ready
-slice_published() { "${k[@]}" get resourceslices -o name | grep -q .; }
-wait_for "the driver's ResourceSlice" 60 slice_published
+slices_published() {
+  local published name
+  published=" $("${k[@]}" get resourceslices -o 'jsonpath={.items[*].spec.driver}') "
+  for name in $drivers; do [[ "$published" == *" $name "* ]] || return 1; done
+}
+wait_for "the drivers' ResourceSlices" 60 slices_published
 wait_for "the default ServiceAccount" 60 "${k[@]}" get serviceaccount default -n default
 
 # control <stop|start> <component>: what component.sh asks; prints the answer ("ok ..." or why not).
@@ -359,6 +375,7 @@ node=$node
 driver=$driver
 plugin_dir=/var/lib/kubelet/plugins/$driver
 registry_hosts_dir=$run/containerd/certs.d
+$(attribute_drivers_env)
 ENV
 cp "$kubeconfig" "$state/kubeconfig"
 cat "$state/apiserver/ready" >"$state/ready"

@@ -1,5 +1,7 @@
 # Sourced by start.sh: the node's fixed names, what removes everything a real node leaves on the machine (whether
-# it ended cleanly or was killed; idempotent), and the check that nothing is left.
+# it ended cleanly or was killed; idempotent), and the check that nothing is left. Of its three DRA drivers
+# (test-driver.cdi.k8s.io, attributes.example.com, files.example.com) that is each one's CDI specs,
+# /var/run/cdi/<driver>-*.json and <driver>_*.json, and its plugin directory and sockets, under /var/lib/kubelet.
 #
 # Run directly, it prints what a node left, one line per leftover, compared with the host as a node's start
 # recorded it (<baseline-dir>, written by snapshot_host; without one, the iptables and sysctl checks are skipped):
@@ -13,6 +15,11 @@ pod_subnet=198.18.1.0/24
 node_link=dra-node0
 reserved_range=198.18.0.0/15
 driver=test-driver.cdi.k8s.io
+# The attribute drivers (attribute-drivers.sh); like the test driver, each writes CDI specs into /var/run/cdi named
+# <driver>-*.json or <driver>_*.json and has its plugin directory and sockets under /var/lib/kubelet.
+attribute_driver=attributes.example.com
+attribute_file_driver=files.example.com
+drivers="$driver $attribute_driver $attribute_file_driver"
 run=/var/lib/dra-test-node   # fixed: what a killed run left behind is found and removed by the next one
 sock="$run/containerd/containerd.sock"
 # The host as the running node's start found it; removed once a check finds nothing left, so the next start
@@ -62,11 +69,12 @@ node_mounts() {
 }
 
 node_cdi_specs() {
-  compgen -G "/var/run/cdi/$driver[-_]*.json" || true
+  local name
+  for name in $drivers; do compgen -G "/var/run/cdi/$name[-_]*.json" || true; done
 }
 
 teardown_node() {
-  local pid cgroup mnt attempt
+  local pid cgroup mnt attempt name
   # SIGTERM first: the API server's start.sh (which a killed run's leaves running) removes its own files.
   pid="$(node_pids | tr '\n' ' ')"
   if [ -n "${pid// /}" ]; then
@@ -88,7 +96,7 @@ teardown_node() {
     done
     [ -z "$(node_mounts)" ] && break
   done
-  rm -f /var/run/cdi/"$driver"[-_]*.json
+  for name in $drivers; do rm -f /var/run/cdi/"$name"[-_]*.json; done
   rmdir /var/run/cdi 2>/dev/null || true
   for cgroup in /sys/fs/cgroup/*/kubepods; do
     [ -d "$cgroup" ] || continue

@@ -1,4 +1,4 @@
-// Builds kubelet, kube-scheduler, kube-controller-manager and the upstream DRA test driver for the real-node tests (src/test/kube-node/build.sh).
+// Builds kubelet, kube-scheduler, kube-controller-manager, the upstream DRA test driver and this directory's own commands (pause, attribute-driver) for the real-node tests (src/test/kube-node/build.sh).
 module dra-metadata-sidecar/test/kube-node/kubernetes
 
 go 1.26.0

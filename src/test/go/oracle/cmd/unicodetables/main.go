@@ -2,7 +2,7 @@
 // follows instead of the JDK's: the printable code points of strconv.IsPrint (what %q and strconv.Quote leave
 // unescaped) and the case folding encoding/json applies to object keys (foldRune in encoding/json/fold.go: the
 // smallest code point of each unicode.SimpleFold orbit). The sidecar keeps this output as its resource
-// dev/dra/sidecar/decode/go-unicode-tables.txt; a test regenerates it and compares.
+// dev/dra/sidecar/decode/gojson/go-unicode-tables.txt; a test regenerates it and compares.
 //
 // Lines: "print LO HI" (an inclusive range of printable code points, hex) and "fold R TO" (a code point and
 // the one it folds to, hex; code points not listed fold to themselves).

@@ -1,5 +1,6 @@
 package dev.dra.sidecar.decode;
 
+import dev.dra.sidecar.decode.gojson.GoUnicode;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

@@ -1,5 +1,7 @@
 package dev.dra.sidecar.decode;
 
+import dev.dra.sidecar.decode.gojson.GoMetaTypes;
+import dev.dra.sidecar.decode.gojson.GoTypes;
 import dev.dra.sidecar.model.DeviceMetadata;
 
 /** The group/version/kind of a stream object, parsed as Kubernetes' {@code schema.ParseGroupVersion} does. */

@@ -5,6 +5,9 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ArrayNode;
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
+import dev.dra.sidecar.decode.gojson.GoRepeatedKeys;
+import dev.dra.sidecar.decode.gojson.GoTypes;
 import java.io.IOException;
 import java.util.Map;
 

@@ -5,6 +5,14 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonMappingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.ObjectReader;
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
+import dev.dra.sidecar.decode.gojson.GoRepeatedKeys;
+import dev.dra.sidecar.decode.gojson.GoScalarScanner;
+import dev.dra.sidecar.decode.gojson.GoSyntaxScanner;
+import dev.dra.sidecar.decode.gojson.GoText;
+import dev.dra.sidecar.decode.gojson.GoTypes;
+import dev.dra.sidecar.decode.gojson.GoUnicode;
+import dev.dra.sidecar.decode.goyaml.GoYamlPath;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.model.KubernetesTime;
 import dev.dra.sidecar.model.RawJson;
@@ -33,8 +41,6 @@ public final class MetadataStreamDecoder {
      * program built with Go modules (v0.36 and v0.37 alike) reports it.
      */
     private static final String GO_SCHEME_NAME = "pkg/runtime/scheme.go:111";
-    /** Failure details are cut to this many characters. */
-    static final int MAX_MESSAGE = 500;
 
     private MetadataStreamDecoder() {}
 
@@ -94,7 +100,7 @@ public final class MetadataStreamDecoder {
      */
     private static String list(List<String> versions) {
         StringBuilder sb = new StringBuilder();
-        for (int i = 0; i < versions.size() && sb.length() <= MAX_MESSAGE; i++) {
+        for (int i = 0; i < versions.size() && sb.length() <= MetadataDecodeException.MAX_MESSAGE; i++) {
             sb.append(i == 0 ? "" : ", ").append(versions.get(i));
         }
         return clip(sb.append(')').toString());
@@ -102,7 +108,7 @@ public final class MetadataStreamDecoder {
 
     /** Cuts text quoted from the file (an apiVersion, a kind) so that no message exceeds a few hundred characters. */
     private static String clip(String s) {
-        return GoText.clip(s, MAX_MESSAGE);
+        return GoText.clip(s, MetadataDecodeException.MAX_MESSAGE);
     }
 
     /**
@@ -173,7 +179,7 @@ public final class MetadataStreamDecoder {
                     + quoted(json.raw(), start, end) + "'");
         }
         if (gvk.goType() == null && gvk.isRegisteredVersion()) {
-            throw invalid(source, "decode " + gvk.groupVersion() + ": no kind " + goQuote(kind)
+            throw invalid(source, "decode " + gvk.groupVersion() + ": no kind " + GoUnicode.quote(kind)
                     + " is registered for version \"" + gvk.groupVersion() + "\" in scheme \"" + GO_SCHEME_NAME + "\"");
         }
         return gvk;
@@ -196,17 +202,8 @@ public final class MetadataStreamDecoder {
         } catch (RepeatedKey e) {
             // Go decodes every value of a repeated key: the first type error among them is what it reports
             failOnGoError(json.text(), start, end, gvk, type, source);
-            char[] folded;
-            try {
-                folded = GoRepeatedKeys.fold(json.text(), json.raw(), start, end, GoTypes.ROOT);
-            } catch (IOException io) {
-                throw invalid(source, "decode " + gvk.groupVersion() + ": " + ParseErrorText.describe(io));
-            }
-            try {
-                return bind(folded, folded, 0, folded.length, gvk, source, false);
-            } catch (RepeatedKey impossible) {
-                throw new IllegalStateException("a folded object has no repeated key", impossible);
-            }
+            return bindRewritten(() -> GoRepeatedKeys.fold(json.text(), json.raw(), start, end, GoTypes.ROOT), gvk,
+                    source);
         }
     }
 
@@ -222,14 +219,29 @@ public final class MetadataStreamDecoder {
             throw invalid(source, "convert " + gvk + ": converting (" + type.name() + ") to (metadata."
                     + DeviceMetadata.KIND + "): unknown conversion");
         }
-        char[] versioned;
+        return bindRewritten(() -> InternalVersion.asV1beta1(json.text(), json.raw(), start, end), gvk, source);
+    }
+
+    /**
+     * The object rewritten into text that binds to the model as Go decodes the object: with its repeated keys
+     * folded, or the internal version's object as v1beta1. Such text repeats no key.
+     */
+    @FunctionalInterface
+    private interface Rewrite {
+        char[] text() throws IOException;
+    }
+
+    /** Binds the text {@code rewrite} makes of the object; a rewrite that fails, fails as a binding does. */
+    private static DeviceMetadata bindRewritten(Rewrite rewrite, GroupVersionKind gvk, String source)
+            throws MetadataDecodeException {
+        char[] text;
         try {
-            versioned = InternalVersion.asV1beta1(json.text(), json.raw(), start, end);
+            text = rewrite.text();
         } catch (IOException io) {
             throw invalid(source, "decode " + gvk.groupVersion() + ": " + ParseErrorText.describe(io));
         }
         try {
-            return bind(versioned, versioned, 0, versioned.length, gvk, source, false);
+            return bind(text, text, 0, text.length, gvk, source, false);
         } catch (RepeatedKey impossible) {
             throw new IllegalStateException("a folded object has no repeated key", impossible);
         }
@@ -341,38 +353,7 @@ public final class MetadataStreamDecoder {
      * message keeps it: {@link #invalid} cuts it.
      */
     private static String quoted(char[] raw, int start, int end) {
-        return new String(raw, start, Math.min(end - start, MAX_MESSAGE + 1));
-    }
-
-    /**
-     * Go's {@code %q} of a string ({@code strconv.Quote}): escapes for quotes, backslashes and what Go's tables
-     * hold unprintable ({@link GoUnicode#isPrint}), whatever the JDK's Unicode version.
-     */
-    static String goQuote(String s) {
-        StringBuilder out = new StringBuilder("\"");
-        s.codePoints().forEach(c -> {
-            switch (c) {
-                case '"' -> out.append("\\\"");
-                case '\\' -> out.append("\\\\");
-                case 0x07 -> out.append("\\a");
-                case '\b' -> out.append("\\b");
-                case '\f' -> out.append("\\f");
-                case '\n' -> out.append("\\n");
-                case '\r' -> out.append("\\r");
-                case '\t' -> out.append("\\t");
-                case 0x0B -> out.append("\\v");
-                default -> {
-                    if (c < 0x20 || c == 0x7F) {
-                        out.append(String.format("\\x%02x", c));
-                    } else if (GoUnicode.isPrint(c)) {
-                        out.appendCodePoint(c);
-                    } else {
-                        out.append(c > 0xFFFF ? String.format("\\U%08x", c) : String.format("\\u%04x", c));
-                    }
-                }
-            }
-        });
-        return out.append('"').toString();
+        return new String(raw, start, Math.min(end - start, MetadataDecodeException.MAX_MESSAGE + 1));
     }
 
     /** How Go's {@code json.UnmarshalTypeError} names a JSON value that is not a string. */

@@ -1,6 +1,7 @@
 package dev.dra.sidecar.decode;
 
 import com.fasterxml.jackson.databind.JsonMappingException;
+import dev.dra.sidecar.decode.gojson.GoText;
 
 /** Words for a parser or binding failure that has no Go wording: no Java class names, a few hundred characters. */
 final class ParseErrorText {
@@ -19,10 +20,10 @@ final class ParseErrorText {
         } else {
             message = firstLine(e.getMessage());
         }
-        message = GoText.clip(message, 4 * MetadataStreamDecoder.MAX_MESSAGE);
+        message = GoText.clip(message, 4 * MetadataDecodeException.MAX_MESSAGE);
         message = message.replaceAll("`[a-zA-Z0-9_.$]+\\.([A-Za-z0-9_$]+)`", "$1");
         // a message may quote a value of a megabyte; a detail line needs a few hundred characters
-        return GoText.clip(message, MetadataStreamDecoder.MAX_MESSAGE);
+        return GoText.clip(message, MetadataDecodeException.MAX_MESSAGE);
     }
 
     private static String fieldPath(JsonMappingException e) {

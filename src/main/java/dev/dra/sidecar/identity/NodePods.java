@@ -1,40 +1,34 @@
 package dev.dra.sidecar.identity;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import java.net.URLEncoder;
-import java.nio.charset.StandardCharsets;
+import dev.dra.sidecar.kube.KubeApi;
+import dev.dra.sidecar.kube.ListWatch;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.TimeUnit;
 import org.jboss.logging.Logger;
 
 /**
  * This node's pods, from a list and a watch of the API server restricted to the node
- * ({@code fieldSelector=spec.nodeName=<node>}), on one thread that lists again whenever the watch ends. Holds one
- * small {@link PodInfo} per pod of the node, keyed by namespace and name, and nothing else: a pod the watch has not
- * brought yet is fetched when it asks ({@link #pod}).
+ * ({@code fieldSelector=spec.nodeName=<node>}, kept by a {@link ListWatch} on the thread {@code dra-node-pods}).
+ * Holds one small {@link PodInfo} per pod of the node, keyed by namespace and name, and nothing else: a pod the
+ * watch has not brought yet is fetched when it asks ({@link #pod}).
  */
 final class NodePods implements AutoCloseable {
 
     private static final Logger LOG = Logger.getLogger(NodePods.class);
-    private static final long RETRY_MILLIS = 1000;
 
     private final KubeApi api;
     private final String node;
-    private final String selector;
     private final Map<String, PodInfo> pods = new ConcurrentHashMap<>();
-    private final Thread thread;
-    private volatile boolean running = true;
+    private final ListWatch watch;
 
     NodePods(KubeApi api, String node) {
         this.api = api;
         this.node = node;
-        this.selector = "fieldSelector=" + URLEncoder.encode("spec.nodeName=" + node, StandardCharsets.UTF_8);
-        this.thread = new Thread(this::run, "dra-node-pods");
-        thread.setDaemon(true);
-        thread.start();
+        this.watch = ListWatch.start(api, "/api/v1/pods", ListWatch.fieldSelector("spec.nodeName=" + node),
+                new Watched(), "dra-node-pods", LOG, "the pods of node " + node);
     }
 
     String node() {
@@ -58,8 +52,8 @@ final class NodePods implements AutoCloseable {
         }
         return api.get("/api/v1/namespaces/" + namespace + "/pods/" + name).handle((pod, failure) -> {
             if (failure != null) {
-                Throwable cause = TokenReviews.unwrap(failure);
-                if (cause instanceof KubeApi.Failed failed && failed.status == 404) {
+                Throwable cause = KubeApi.cause(failure);
+                if (cause instanceof KubeApi.Failed failed && failed.status() == 404) {
                     return null;
                 }
                 throw new IllegalStateException(cause.getMessage(), cause);
@@ -74,65 +68,33 @@ final class NodePods implements AutoCloseable {
 
     @Override
     public void close() {
-        running = false;
-        thread.interrupt();
-    }
-
-    private void run() {
-        while (running) {
-            try {
-                String version = list();
-                api.watch("/api/v1/pods?" + selector + "&watch=true&allowWatchBookmarks=true&resourceVersion="
-                        + version, this::event);
-            } catch (InterruptedException e) {
-                return;
-            } catch (Exception e) {
-                if (!running) {
-                    return;
-                }
-                LOG.warnf("Watch of the pods of node %s failed, listing again in %d ms: %s", node, RETRY_MILLIS,
-                        e.getMessage());
-                try {
-                    TimeUnit.MILLISECONDS.sleep(RETRY_MILLIS);
-                } catch (InterruptedException interrupted) {
-                    return;
-                }
-            }
-        }
-    }
-
-    /** Lists the node's pods, replaces what is known with them, and gives the list's resourceVersion. */
-    private String list() throws Exception {
-        JsonNode list = api.get("/api/v1/pods?" + selector).get(30, TimeUnit.SECONDS);
-        Map<String, PodInfo> listedPods = new HashMap<>();
-        list.path("items").forEach(pod -> {
-            PodInfo info = PodInfo.of(pod);
-            listedPods.put(key(info.namespace(), info.name()), info);
-        });
-        pods.keySet().retainAll(listedPods.keySet());
-        pods.putAll(listedPods);
-        return list.path("metadata").path("resourceVersion").asText();
-    }
-
-    private void event(JsonNode event) {
-        String type = event.path("type").asText();
-        JsonNode object = event.path("object");
-        switch (type) {
-            case "ADDED", "MODIFIED" -> {
-                PodInfo info = PodInfo.of(object);
-                pods.put(key(info.namespace(), info.name()), info);
-            }
-            case "DELETED" -> {
-                PodInfo info = PodInfo.of(object);
-                pods.computeIfPresent(key(info.namespace(), info.name()),
-                        (key, known) -> known.uid().equals(info.uid()) ? null : known);
-            }
-            case "ERROR" -> throw new IllegalStateException("watch error: " + object.path("message").asText());
-            default -> { } // BOOKMARK
-        }
+        watch.close();
     }
 
     private static String key(String namespace, String name) {
         return namespace + "/" + name;
+    }
+
+    /** Keeps {@link #pods} as the list and the watch say; a deletion removes only the pod of the deleted UID. */
+    private final class Watched implements ListWatch.Listener {
+
+        @Override
+        public void listed(Map<String, JsonNode> objects) {
+            Map<String, PodInfo> listedPods = new HashMap<>();
+            objects.forEach((key, pod) -> listedPods.put(key, PodInfo.of(pod)));
+            pods.keySet().retainAll(listedPods.keySet());
+            pods.putAll(listedPods);
+        }
+
+        @Override
+        public void changed(String key, JsonNode pod) {
+            pods.put(key, PodInfo.of(pod));
+        }
+
+        @Override
+        public void deleted(String key, JsonNode pod) {
+            PodInfo info = PodInfo.of(pod);
+            pods.computeIfPresent(key, (k, known) -> known.uid().equals(info.uid()) ? null : known);
+        }
     }
 }

@@ -1,8 +1,10 @@
 package dev.dra.sidecar.identity;
 
+import dev.dra.sidecar.kube.KubeApi;
 import dev.dra.sidecar.snapshot.NodeClaims;
 import dev.dra.sidecar.store.MetadataStore;
 import java.net.InetAddress;
+import java.net.URI;
 import java.net.UnknownHostException;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -11,7 +13,7 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Node mode: turns a request's token and peer address into the calling pod's {@link PodView}, or a {@link Refusal}.
- * The token is reviewed ({@link TokenReviews}); its pod must be on this node with the UID the token is bound to
+ * The token is reviewed ({@link TokenReviewer}); its pod must be on this node with the UID the token is bound to
  * ({@link NodePods}), must not share the node's network ({@code hostNetwork}), and the connection must come from
  * that pod's own address. A pod the agent has not heard of, or whose claims it does not know all of yet, is looked up
  * again then (its pod object from the API server, the CDI specs from disk), at most once a second per pod, so that
@@ -26,7 +28,7 @@ public final class PodCallers implements AutoCloseable {
     private static final int ADDRESS_ATTEMPTS = 100;
 
     private final MetadataStore store;
-    private final TokenReviews reviews;
+    private final TokenReviewer reviewer;
     private final NodePods pods;
     private final Map<String, PodView> views = new ConcurrentHashMap<>();
     private final Map<String, Long> lookedUp = new ConcurrentHashMap<>();
@@ -36,10 +38,17 @@ public final class PodCallers implements AutoCloseable {
             throw new IllegalStateException("node mode needs the node's name: set NODE_NAME (downward API "
                     + "spec.nodeName) or dra.metadata.node.name");
         }
-        KubeApi api = KubeApi.of(config);
+        KubeApi api = new KubeApi(apiServer(config), config.tokenFile(), config.caFile());
         this.store = store;
-        this.reviews = new TokenReviews(api, config);
+        this.reviewer = new TokenReviewer(api, config);
         this.pods = new NodePods(api, config.nodeName());
+    }
+
+    /** The configured API server, else the in-cluster one. */
+    private static URI apiServer(NodeConfig config) {
+        return config.apiServer().or(KubeApi::inCluster).orElseThrow(() -> new IllegalStateException(
+                "node mode needs the API server: set dra.metadata.node.api-server, or run in a pod "
+                        + "(KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT)"));
     }
 
     /**
@@ -55,7 +64,7 @@ public final class PodCallers implements AutoCloseable {
                     "no Authorization: Bearer token; send the pod's projected service account token"));
         }
         String token = trimmed.substring(BEARER.length()).strip();
-        return reviews.review(token).thenCompose(bound -> {
+        return reviewer.review(token).thenCompose(bound -> {
             if (!bound.nodeName().isEmpty() && !bound.nodeName().equals(pods.node())) {
                 throw notOnNode(bound, "it runs on node " + bound.nodeName());
             }
@@ -95,11 +104,11 @@ public final class PodCallers implements AutoCloseable {
         pods.close();
     }
 
-    private CompletableFuture<PodInfo> pod(TokenReviews.BoundPod bound, boolean fresh) {
+    private CompletableFuture<PodInfo> pod(TokenReviewer.BoundPod bound, boolean fresh) {
         return pods.pod(bound.namespace(), bound.name(), bound.uid(), fresh).handle((pod, failure) -> {
             if (failure != null) {
                 throw new Refusal(Refusal.Reason.UNAVAILABLE, "the pod cannot be looked up now: "
-                        + TokenReviews.unwrap(failure).getMessage());
+                        + KubeApi.cause(failure).getMessage());
             }
             if (pod == null || !pod.uid().equals(bound.uid())) {
                 throw notOnNode(bound, "it is gone");
@@ -118,7 +127,7 @@ public final class PodCallers implements AutoCloseable {
      * the watch, and from the API server at most once a second), for at most {@code attempts} times, rather than
      * refused for an address it will have in a moment. A pod with an address is never waited for.
      */
-    private CompletableFuture<PodInfo> addressed(TokenReviews.BoundPod bound, PodInfo pod, int attempts) {
+    private CompletableFuture<PodInfo> addressed(TokenReviewer.BoundPod bound, PodInfo pod, int attempts) {
         if (!pod.addresses().isEmpty() || attempts == 0) {
             return CompletableFuture.completedFuture(pod);
         }
@@ -128,7 +137,7 @@ public final class PodCallers implements AutoCloseable {
                 .thenCompose(next -> addressed(bound, next, attempts - 1));
     }
 
-    private Refusal notOnNode(TokenReviews.BoundPod bound, String why) {
+    private Refusal notOnNode(TokenReviewer.BoundPod bound, String why) {
         return new Refusal(Refusal.Reason.POD_NOT_ON_NODE, "the token's pod " + bound.namespace() + "/" + bound.name()
                 + " is not a pod of node " + pods.node() + ": " + why);
     }

@@ -1,12 +1,13 @@
 package dev.dra.sidecar.identity;
 
 import dev.dra.sidecar.model.ExtendedResourceIndex;
+import dev.dra.sidecar.snapshot.BodyEncoding;
 import dev.dra.sidecar.snapshot.ClaimEntry;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
 import dev.dra.sidecar.snapshot.Served;
-import dev.dra.sidecar.store.ClaimScopes;
+import dev.dra.sidecar.store.assembly.ClaimScopes;
 import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.LinkedHashMap;
@@ -44,7 +45,7 @@ public final class PodView {
         }
         List<ExtendedResourceIndex.Container> containers = new ArrayList<>();
         byContainer.forEach((name, resources) -> containers.add(new ExtendedResourceIndex.Container(name, resources)));
-        this.extendedIndex = ClaimScopes.encode(new ExtendedResourceIndex(containers));
+        this.extendedIndex = BodyEncoding.encode(new ExtendedResourceIndex(containers));
     }
 
     public PodInfo pod() {

@@ -1,8 +1,8 @@
 package dev.dra.sidecar.ops;
 
 import dev.dra.sidecar.store.MetadataStore;
-import dev.dra.sidecar.store.StoreStatus;
-import dev.dra.sidecar.store.StoreConfig;
+import dev.dra.sidecar.store.config.StoreConfig;
+import dev.dra.sidecar.store.refresh.StoreStatus;
 import jakarta.inject.Singleton;
 import jakarta.enterprise.inject.Produces;
 import java.time.Duration;

@@ -8,7 +8,7 @@ import dev.dra.sidecar.snapshot.DriverEntry;
 import dev.dra.sidecar.snapshot.FileState;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
-import dev.dra.sidecar.store.RefreshObserver;
+import dev.dra.sidecar.store.refresh.RefreshObserver;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

@@ -1,7 +1,7 @@
 package dev.dra.sidecar.ops;
 
 import dev.dra.sidecar.store.MetadataStore;
-import dev.dra.sidecar.store.WatchMode;
+import dev.dra.sidecar.store.watch.WatchMode;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.quarkus.runtime.Startup;

@@ -4,6 +4,9 @@ import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.decode.MetadataStreamDecoder;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import dev.dra.sidecar.store.assembly.SnapshotBuilder;
+import dev.dra.sidecar.store.file.TrackedFile;
+import dev.dra.sidecar.store.source.MetadataFileRef;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.context.Initialized;
 import jakarta.enterprise.event.Observes;
@@ -49,7 +52,7 @@ class FirstScanWarmUp {
         TrackedFile file = new TrackedFile(new MetadataFileRef(ClaimKind.CLAIM, "warm-up", "warm-up",
                 "warm-up.example.com", "warm-up.example.com-metadata.json", Path.of(SAMPLE)));
         file.readSucceeded(MetadataStreamDecoder.decode(sample(), SAMPLE), true);
-        return SnapshotBuilder.build(0, List.of(file));
+        return SnapshotBuilder.build(0, List.of(file.input()));
     }
 
     private static byte[] sample() {

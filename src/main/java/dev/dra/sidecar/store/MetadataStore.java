@@ -2,82 +2,34 @@ package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
-import java.lang.management.ManagementFactory;
-import java.lang.management.ThreadMXBean;
-import java.nio.file.NoSuchFileException;
+import dev.dra.sidecar.store.config.StoreConfig;
+import dev.dra.sidecar.store.file.HeldBudget;
+import dev.dra.sidecar.store.refresh.RefreshLoop;
+import dev.dra.sidecar.store.refresh.RefreshObserver;
+import dev.dra.sidecar.store.refresh.StoreStatus;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.HashSet;
-import java.util.LinkedHashMap;
-import java.util.List;
-import java.util.Map;
-import java.util.Objects;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
-import org.jboss.logging.Logger;
 
 /**
- * Keeps an immutable, always-consistent snapshot of every metadata file under the root.
+ * What readers use of the store: the immutable, always-consistent snapshot of every metadata file under the root,
+ * a wait for the next one, and what the store is doing. Its {@link RefreshLoop} keeps the snapshot current on a thread
+ * of its own; no method here blocks that thread or waits for it, except {@link #start()} and {@link #close()}.
  *
- * <p>One refresh thread does all file work and only schedules; each {@link TrackedFile} owns its state. The thread
- * walks the tree (at start, on directory events, when a file vanished, and at every fingerprint poll while file
- * notifications are on, every {@link StoreConfig#rescanInterval()} when they are not) and looks at a
- * file when it is due: at once after an inotify event says it was closed after writing or its attributes
- * changed, a short settle after a write that left it open, after a retry backoff, and at every fingerprint poll
- * (every {@link StoreConfig#safetyPollInterval()} while file notifications are on, every
- * {@link StoreConfig#pollInterval()} when they are not). A look compares the fingerprint and reads the file
- * only when it changed or an event said it was written, and publishes a new snapshot only when what readers
- * would see changed. Readers call {@link #current()} and never block that thread.
- *
- * <p>Torn reads never reach a reader ({@link FileLook}); readers see stale only when a settled file fails. Then the
- * last good object stays served, marked stale with the reason, and the file is retried with a doubling backoff
- * until a good read replaces it. A file whose path leads to a deleted file (a bind mount of a file the host
- * replaced by rename) keeps serving its last object, marked detached.
+ * <p>Torn reads never reach a reader; readers see stale only when a settled file fails. Then the last good object
+ * stays served, marked stale with the reason, and the file is retried with a doubling backoff until a good read
+ * replaces it. A file whose path leads to a deleted file (a bind mount of a file the host replaced by rename) keeps
+ * serving its last object, marked detached.
  */
 public final class MetadataStore implements AutoCloseable {
 
-    private static final Logger LOG = Logger.getLogger(MetadataStore.class);
-
-    private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
-    /** Directory events come in bursts: a walk they ask for waits this long for the rest of the burst. */
-    private static final long DIRECTORY_EVENT_SPACING_NANOS = TimeUnit.MILLISECONDS.toNanos(2);
-    private final StoreConfig config;
-    private final FileSource scanner;
-    private final SourcePresence presence = new SourcePresence();
-    private final FileLook look;
-    private final RefreshObserver observer;
-    private final HeldBudget budget;
-    private final RefreshRequests requests = new RefreshRequests();
-    private final Map<Path, TrackedFile> files = new LinkedHashMap<>();
-
-    private volatile MetadataSnapshot snapshot;
-    private volatile NodeClaims nodeClaims = NodeClaims.NONE;
     private final ChangeWaiters waiters = new ChangeWaiters();
-    private volatile StoreStatus status;
-    private volatile boolean running;
-    /** {@link System#nanoTime()} when the cycle under way started; meaningful while {@link #inCycle}. */
-    private volatile long cycleStartedNanos;
-    private volatile boolean inCycle;
-    private DirectoryWatcher watcher;
-    /** Set and cleared by the refresh thread; read by the directory watcher's thread. */
-    private volatile FileWatches watches;
-    private String pollingReason;
-    /** Set by {@link #start()}; read by {@link #busyFor()} on any thread. */
-    private volatile Thread thread;
-    private long sequence;
-    private final RefreshSchedule schedule = new RefreshSchedule();
+    private final RefreshLoop loop;
 
     /** The store of the files {@link StoreConfig#mode()} finds: the container's own tree, or the node's CDI specs. */
     public MetadataStore(StoreConfig config, RefreshObserver observer) {
-        this.config = config;
-        this.scanner = FileSource.of(config);
-        this.budget = new HeldBudget(config);
-        this.look = new FileLook(config, scanner, observer, budget);
-        this.observer = observer;
-        this.snapshot = SnapshotBuilder.build(0, List.of());
-        this.status = new StoreStatus(false, WatchMode.POLLING, "not started", 0, 0, System.nanoTime(), 0);
+        this.loop = new RefreshLoop(config, observer, waiters::publish);
     }
 
     /**
@@ -85,48 +37,23 @@ public final class MetadataStore implements AutoCloseable {
      * File notifications are set up by the refresh thread right after (loading the native library takes a while,
      * and need not delay the start): until then, and if they cannot be had, files are polled.
      */
-    public synchronized void start() {
-        if (running) {
-            return;
-        }
-        running = true;
-        if (config.watch()) {
-            pollingReason = "starting: file notifications are being set up";
-        } else {
-            pollingReason = "file notifications are off (dra.metadata.watch=false)";
-            LOG.infof("Polling every file every %d ms: %s", config.pollInterval().toMillis(), pollingReason);
-        }
-        cycle(true);
-        thread = new Thread(this::loop, "dra-metadata-refresh");
-        thread.setDaemon(true);
-        thread.start();
-    }
-
-    private void startWatching() {
-        watcher = DirectoryWatcher.start(requests.directoryListener(() -> watches != null));
-        FileWatches.Opened opened = FileWatches.open(requests.fileListener());
-        watches = opened.watches();
-        pollingReason = null;
-        if (watches == null) {
-            pollingReason = opened.unavailableReason();
-            LOG.warnf("File notifications unavailable, polling every file every %d ms instead: %s",
-                    config.pollInterval().toMillis(), pollingReason);
-        }
+    public void start() {
+        loop.start();
     }
 
     /** The snapshot being served now (in node mode without claims: {@link #nodeClaims()} has them). Never blocks. */
     public MetadataSnapshot current() {
-        return snapshot;
+        return loop.current();
     }
 
     /** Node mode: every claim's files apart, at least as new as {@link #current()}; empty in sidecar mode. */
     public NodeClaims nodeClaims() {
-        return nodeClaims;
+        return loop.nodeClaims();
     }
 
     /** Walks the source and looks at every file now; completes with the snapshot published by the end of it. */
     public CompletableFuture<MetadataSnapshot> refreshNow() {
-        return requests.requestRefresh();
+        return loop.refreshNow();
     }
 
     /**
@@ -146,7 +73,7 @@ public final class MetadataStore implements AutoCloseable {
      * shutdown. Refreshing goes on until {@link #close()}.
      */
     public void answerWaitersNow() {
-        waiters.drain(snapshot);
+        waiters.drain(current());
     }
 
     /** Whether {@link #answerWaitersNow()} was called: a caller must not start waiting again. */
@@ -159,8 +86,9 @@ public final class MetadataStore implements AutoCloseable {
         return waiters.size();
     }
 
+    /** What the store is doing now, for health checks and metrics. */
     public StoreStatus status() {
-        return status;
+        return loop.status();
     }
 
     /**
@@ -169,216 +97,22 @@ public final class MetadataStore implements AutoCloseable {
      * loop wakes only when a safety net is due.
      */
     public Duration busyFor() {
-        if (thread != null && !thread.isAlive()) {
-            return null;
-        }
-        return inCycle ? Duration.ofNanos(System.nanoTime() - cycleStartedNanos) : Duration.ZERO;
+        return loop.busyFor();
     }
 
     /** What the store holds against its memory bound. */
     public HeldBudget.View held() {
-        return budget.view();
+        return loop.held();
     }
+
+    /** What the store reads: the metadata root, or in node mode the CDI spec directory. */
     public Path root() {
-        return scanner.root();
+        return loop.root();
     }
 
+    /** Stops refreshing and the watches; the snapshot served last stays served. */
     @Override
-    public synchronized void close() {
-        running = false;
-        if (thread != null) {
-            thread.interrupt();
-            try {
-                thread.join(TimeUnit.SECONDS.toMillis(5));
-            } catch (InterruptedException e) {
-                Thread.currentThread().interrupt();
-            }
-        }
-        if (watcher != null) {
-            watcher.close();
-        }
-        if (watches != null) {
-            watches.close();
-        }
-    }
-
-    private void loop() {
-        if (config.watch()) {
-            startWatching();
-            // Walk (that registers the directories) and look at every file (that puts a watch on each) now.
-            requests.requestRescan();
-            schedule.pollAt(System.nanoTime());
-        }
-        while (running) {
-            try {
-                long delay = nextDelayNanos();
-                if (requests.await(delay)) {
-                    if (requests.rescanRequested()) {
-                        TimeUnit.NANOSECONDS.sleep(DIRECTORY_EVENT_SPACING_NANOS);
-                    }
-                }
-                cycle(false);
-            } catch (InterruptedException e) {
-                return;
-            } catch (RuntimeException e) {
-                // One bad cycle must not end refreshing; the next cycle starts from the files as they are.
-                LOG.error("Refresh cycle failed; retrying", e);
-            }
-        }
-    }
-
-    /** The safety nets' spacing in the watch mode in use. */
-    private RefreshSchedule.Mode mode() {
-        return RefreshSchedule.Mode.of(config, watches != null, watcher != null && watcher.complete());
-    }
-
-    private long nextDelayNanos() {
-        long now = System.nanoTime();
-        long due = schedule.delay(now, mode());
-        if (requests.rescanRequested()) {
-            // A missing root, or a directory that got its watch only after the walk listed it: walk again soon.
-            due = Math.min(due, config.pollInterval().toNanos());
-        }
-        for (TrackedFile file : files.values()) {
-            if (file.checkPending && file.checkAtNanos - now < due) {
-                due = file.checkAtNanos - now;
-            }
-        }
-        return Math.max(0, due);
-    }
-
-    private void cycle(boolean first) {
-        long started = System.nanoTime();
-        cycleStartedNanos = started;
-        inCycle = true;
-        try {
-            cycle(first, started);
-        } finally {
-            inCycle = false;
-        }
-    }
-
-    private void cycle(boolean first, long started) {
-        boolean changed = first;
-        List<CompletableFuture<MetadataSnapshot>> refreshes = requests.takeRefreshes();
-        requests.takeEvents(files, started, config.modifySettle().toNanos());
-        RefreshSchedule.Mode mode = mode();
-        boolean scheduledPoll = first || schedule.pollDue(started);
-        boolean fullPoll = requests.takePoll() || scheduledPoll;
-        if (requests.takeRescan() || first || schedule.walkDue(started, mode)) {
-            changed |= rescan();
-        }
-        boolean vanished = false;
-        long readsBefore = look.reads();
-        long pollCpuStarted = THREADS.getCurrentThreadCpuTime();
-        look.beginCycle(files.values());
-        for (TrackedFile file : files.values()) {
-            if (fullPoll || file.checkDue(started)) {
-                try {
-                    changed |= look.look(file, this::keepWatching);
-                } catch (NoSuchFileException e) {
-                    vanished = true;
-                }
-            }
-        }
-        if (scheduledPoll) {
-            // Only a poll that read nothing measures what polling alone costs.
-            long cost = look.reads() == readsBefore ? THREADS.getCurrentThreadCpuTime() - pollCpuStarted : 0;
-            schedule.polled(System.nanoTime(), cost, mode);
-        }
-        look.endCycle(budget.view());
-        if (vanished) {
-            changed |= rescan();
-        }
-        if (changed) {
-            budget.settle(files.values(), started);
-            publish();
-        }
-        refreshes.forEach(refresh -> refresh.complete(snapshot));
-        long finished = System.nanoTime();
-        status = new StoreStatus(presence.exists(), watches != null ? WatchMode.INOTIFY : WatchMode.POLLING,
-                pollingReason, watches == null ? 0 : watches.count(), watcher == null ? 0 : watcher.count(), finished,
-                status.cycles() + 1);
-        observer.cycleCompleted(finished - started);
-    }
-
-    /** Walks the tree and aligns the tracked files with it; true when files appeared or vanished. */
-    private boolean rescan() {
-        long cpuStarted = THREADS.getCurrentThreadCpuTime();
-        TreeScanner.Scan scan = scanner.scan(path -> files.containsKey(path) || budget.track());
-        schedule.walked(System.nanoTime(), THREADS.getCurrentThreadCpuTime() - cpuStarted, mode());
-        if (!scan.rootExists()) {
-            requests.requestRescan(); // poll for the root at every cycle until it appears
-        }
-        presence.seen(scanner, scan.rootExists());
-        if (watcher != null && watcher.watchExactly(scan.directories())) {
-            // The walk listed a new directory before its watch existed: whatever was created in between raised
-            // no event, so walk once more (next cycle) rather than wait for the rescan interval.
-            requests.requestRescan();
-        }
-        Set<Path> found = new HashSet<>();
-        boolean changed = false;
-        long now = System.nanoTime();
-        for (MetadataFileRef ref : scan.files()) {
-            found.add(ref.path());
-            if (!files.containsKey(ref.path())) { // admitted, so its bookkeeping is charged
-                TrackedFile file = new TrackedFile(ref);
-                file.checkAt(now, true);
-                files.put(ref.path(), file);
-                changed = true;
-            }
-        }
-        budget.untracked(scan.refused());
-        boolean removed = false;
-        var it = files.values().iterator();
-        while (it.hasNext()) {
-            TrackedFile file = it.next();
-            if (!found.contains(file.ref.path())) {
-                it.remove();
-                if (watches != null) {
-                    watches.unwatch(file.ref.path());
-                }
-                file.removed();
-                budget.untrack(file);
-                removed = true;
-            }
-        }
-        if (removed && scan.refused() > 0) {
-            requests.requestRescan(); // what was freed can track a file this walk refused: walk again next cycle
-        }
-        return changed || removed;
-    }
-
-    private void keepWatching(TrackedFile file, Path real, Object fileKey) {
-        if (watches == null || (Objects.equals(fileKey, file.watchedKey) && watches.watching(file.ref.path()))) {
-            return;
-        }
-        try {
-            file.watchedKey = watches.watch(file.ref.path(), real == null ? file.ref.path() : real) ? fileKey : null;
-        } catch (FileWatches.WatchesExhausted e) { // the directory watches count against the same limit
-            stopWatchingFiles(e.getMessage() + " and " + (watcher == null ? 0 : watcher.count())
-                    + " directory watches");
-        }
-    }
-
-    /** Out of inotify watches: all files are polled at the short interval from now on. */
-    private void stopWatchingFiles(String reason) {
-        pollingReason = reason;
-        LOG.warnf("File notifications given up, polling every file every %d ms instead: %s. Raise "
-                + "fs.inotify.max_user_watches on the node to get them back (takes a restart of the sidecar).",
-                config.pollInterval().toMillis(), reason);
-        watches.close();
-        watches = null;
-        for (TrackedFile file : files.values()) {
-            file.watchedKey = null;
-        }
-        schedule.pollAt(System.nanoTime());
-    }
-    private void publish() {
-        MetadataSnapshot published = SnapshotBuilder.build(++sequence, scanner.claimsByContent() ? List.of() : files.values());
-        nodeClaims = scanner.claimsByContent() ? ClaimScopes.build(sequence, files.values()) : NodeClaims.NONE;
-        snapshot = published;
-        waiters.publish(published);
-        observer.published(published);
+    public void close() {
+        loop.close();
     }
 }

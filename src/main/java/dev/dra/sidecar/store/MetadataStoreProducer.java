@@ -1,5 +1,7 @@
 package dev.dra.sidecar.store;
 
+import dev.dra.sidecar.store.config.StoreConfig;
+import dev.dra.sidecar.store.refresh.RefreshObserver;
 import io.quarkus.runtime.Startup;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;

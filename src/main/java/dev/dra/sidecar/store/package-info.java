@@ -1,11 +1,15 @@
 /**
- * Finds, reads, refreshes and caches every metadata file under the root, the way the files really arrive
- * in a pod: read-only single-file bind mounts rewritten in place, where directory watches see nothing and a
- * read may catch a half-written file. An inotify watch on each file itself ({@link dev.dra.sidecar.store.FileWatches},
- * through JNA) has a change read as it is written; directory watches find new and removed files; a fingerprint
- * poll is the safety net, slow while notifications work and fast when they cannot be had. One refresh loop
- * schedules the reads, each {@link dev.dra.sidecar.store.TrackedFile} owns its state (fresh, stale, detached,
- * failed), and an immutable {@link dev.dra.sidecar.snapshot.MetadataSnapshot} is published only when what
- * readers see changed.
+ * Finds, reads, refreshes and caches every metadata file under the root, the way the files really arrive in a pod:
+ * read-only single-file bind mounts rewritten in place, where directory watches see nothing and a read may catch a
+ * half-written file. This room is the face readers use ({@link dev.dra.sidecar.store.MetadataStore}) and its start;
+ * the rooms under it, each depending only on those further down:
+ * <ul>
+ *   <li>{@code refresh}: the one refresh loop that schedules the reads and publishes each snapshot;
+ *   <li>{@code watch}: inotify watches on each file and each directory, hints that wake the loop early;
+ *   <li>{@code file}: each tracked file's state, the look that reads it, and the memory bound;
+ *   <li>{@code source}: where the files are found, the container's tree or a node's CDI specs;
+ *   <li>{@code assembly}: the immutable snapshot, built from what each driver serves;
+ *   <li>{@code config}: the settings and the log category every room shares.
+ * </ul>
  */
 package dev.dra.sidecar.store;

@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.testsupport.Seeds;
 import java.nio.charset.StandardCharsets;

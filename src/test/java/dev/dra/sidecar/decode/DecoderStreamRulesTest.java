@@ -22,7 +22,6 @@ import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.model.DeviceMetadataRequest;
 import dev.dra.sidecar.model.ObjectMeta;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -30,23 +29,19 @@ import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Stream shapes and values where a naive JSON reader and Go's reader disagree, as a table of named cases
- * ({@link GoReaderCases}), grouped by the Go rule they pin down. Which object of a stream Go's reader takes, and what ends the read: the first object of a known version wins and
- * nothing after it is read; an object of a group/version the scheme has never seen is skipped, anything else that
- * fails is fatal; apiVersion and kind are found case-insensitively; a repeated key decodes into what the earlier one
- * left. Differences from Go that remain, each with its reason, are the {@code remaining differences} group.
+ * Which object of a stream Go's reader takes, and what ends the read, where a naive JSON reader disagrees: the first
+ * object of a known version wins and nothing after it is read; an object of a group/version the scheme has never
+ * seen is skipped, anything else that fails is fatal; apiVersion and kind are found case-insensitively; a repeated
+ * key decodes into what the earlier one left. Named cases of the {@link GoReaderCases} table, grouped by the Go rule
+ * they pin down; differences from Go that remain, each with its reason, are the {@code remaining differences} group.
  */
 class DecoderStreamRulesTest {
 
     @TestFactory
     Stream<DynamicNode> goReaderRules() {
-        Map<String, List<Case>> groups = new LinkedHashMap<>();
-        groups.put("stream shape", streamShape());
-        groups.put("root values", rootValues());
-        groups.put("group, version and kind", groupVersionKinds());
-        groups.put("repeated keys", repeatedKeys());
-        groups.put("remaining differences", remainingDifferences());
-        return GoReaderCases.tests(groups);
+        return GoReaderCases.tests(group("stream shape", streamShape()), group("root values", rootValues()),
+                group("group, version and kind", groupVersionKinds()), group("repeated keys", repeatedKeys()),
+                group("remaining differences", remainingDifferences()));
     }
 
     static List<Case> streamShape() {

@@ -22,27 +22,22 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Stream shapes and values where a naive JSON reader and Go's reader disagree, as a table of named cases
- * ({@link GoReaderCases}), grouped by the Go rule they pin down. How Go's reader reads text: strings decode invalid UTF-8 and unpaired surrogate escapes to U+FFFD, timestamps
- * follow Go's RFC 3339 parser and its error wording, and {@code fieldsV1} keeps its tokens as written.
+ * How Go's reader reads text, where a naive JSON reader disagrees: strings decode invalid UTF-8 and unpaired
+ * surrogate escapes to U+FFFD, timestamps follow Go's RFC 3339 parser and its error wording, and {@code fieldsV1}
+ * keeps its tokens as written. Named cases of the {@link GoReaderCases} table, grouped by the Go rule they pin down.
  */
 class DecoderTextRulesTest {
 
     @TestFactory
     Stream<DynamicNode> goReaderRules() {
-        Map<String, List<Case>> groups = new LinkedHashMap<>();
-        groups.put("text", text());
-        groups.put("timestamps", timestamps());
-        groups.put("fieldsV1 as Go writes it back", fieldsV1());
-        return GoReaderCases.tests(groups);
+        return GoReaderCases.tests(group("text", text()), group("timestamps", timestamps()),
+                group("fieldsV1 as Go writes it back", fieldsV1()));
     }
 
     static List<Case> text() {

@@ -24,7 +24,6 @@ import dev.dra.sidecar.model.ObjectMeta;
 import dev.dra.sidecar.model.OwnerReference;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.stream.Stream;
@@ -32,20 +31,17 @@ import org.junit.jupiter.api.DynamicNode;
 import org.junit.jupiter.api.TestFactory;
 
 /**
- * Stream shapes and values where a naive JSON reader and Go's reader disagree, as a table of named cases
- * ({@link GoReaderCases}), grouped by the Go rule they pin down. How Go's reader binds JSON values to the model's types: field names bind case-sensitively, JSON types never
- * coerce, numbers must fit their Go type, and {@code null} leaves Go's zero value in a list item or map value and
- * nil in a pointer, slice or map.
+ * How Go's reader binds JSON values to the model's types, where a naive JSON reader disagrees: field names bind
+ * case-sensitively, JSON types never coerce, numbers must fit their Go type, and {@code null} leaves Go's zero value
+ * in a list item or map value and nil in a pointer, slice or map. Named cases of the {@link GoReaderCases} table,
+ * grouped by the Go rule they pin down.
  */
 class DecoderTypeRulesTest {
 
     @TestFactory
     Stream<DynamicNode> goReaderRules() {
-        Map<String, List<Case>> groups = new LinkedHashMap<>();
-        groups.put("numbers", numbers());
-        groups.put("JSON types", types());
-        groups.put("null as Go reads it", nulls());
-        return GoReaderCases.tests(groups);
+        return GoReaderCases.tests(group("numbers", numbers()), group("JSON types", types()),
+                group("null as Go reads it", nulls()));
     }
 
     static List<Case> numbers() {

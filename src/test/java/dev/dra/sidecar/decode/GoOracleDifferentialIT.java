@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import dev.dra.sidecar.model.DeviceMetadata;
 import dev.dra.sidecar.testsupport.GoOracle;
 import dev.dra.sidecar.testsupport.PackagedSidecar;

@@ -4,11 +4,11 @@ import static dev.dra.sidecar.decode.TestStreams.ALPHA;
 import static dev.dra.sidecar.decode.TestStreams.bytes;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import dev.dra.sidecar.model.Device;
 import dev.dra.sidecar.model.DeviceAttribute;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.DynamicContainer;
@@ -26,6 +26,9 @@ final class GoReaderCases {
     /** One row of the table: a stream and what Go's reader does with it. */
     record Case(String name, byte[] stream, Consumer<byte[]> expectation) {}
 
+    /** The cases that pin down one Go rule, named by it. */
+    record Group(String rule, List<Case> cases) {}
+
     private GoReaderCases() {}
 
     static Case decodes(String name, Object stream, Consumer<DecodedMetadata> check) {
@@ -36,10 +39,14 @@ final class GoReaderCases {
         return new Case(name, bytes(stream), s -> TestStreams.assertFails(s, code, detailInOrder));
     }
 
+    static Group group(String rule, List<Case> cases) {
+        return new Group(rule, cases);
+    }
+
     /** One container of tests per group, named by the Go rule its cases pin down, in the order given. */
-    static Stream<DynamicNode> tests(Map<String, List<Case>> groups) {
-        return groups.entrySet().stream().map(g -> DynamicContainer.dynamicContainer(g.getKey(),
-                g.getValue().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.expectation().accept(c.stream())))));
+    static Stream<DynamicNode> tests(Group... groups) {
+        return Stream.of(groups).map(g -> DynamicContainer.dynamicContainer(g.rule(),
+                g.cases().stream().map(c -> DynamicTest.dynamicTest(c.name(), () -> c.expectation().accept(c.stream())))));
     }
 
     /** A v1alpha1 stream whose one device has the attribute {@code a} = {@code attributeJson}. */

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.dra.sidecar.decode.gojson.GoUnicode;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;

@@ -1,11 +1,12 @@
 package dev.dra.sidecar.decode;
 
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 
 /**
  * Top-level arrays of random metadata objects (so that go-yaml reads them in flow context) edited at each of
- * go-yaml v2's flow rules ({@link GoYamlScanner}), on both sides of each: a break between a key and its
+ * go-yaml v2's flow rules ({@link dev.dra.sidecar.decode.goyaml.GoYamlScanner}), on both sides of each: a break between a key and its
  * {@code :} or inside the key, keys around the 1024-character limit (letters, two-byte letters, escapes,
  * spaces before the {@code :}), a break in a string before {@code ---} or {@code ...} and a blank or not,
  * whitespace JSON allows anywhere else (which go-yaml reads alike), an escape go-yaml refuses before or after

@@ -8,7 +8,7 @@ import org.junit.jupiter.params.provider.CsvSource;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * go-yaml v2's flow rules ({@link GoYamlScanner}) for a top-level value that is not an object, each case as the
+ * go-yaml v2's flow rules ({@link dev.dra.sidecar.decode.goyaml.GoYamlScanner}) for a top-level value that is not an object, each case as the
  * Go reader (v0.37.2, {@code go.yaml.in/yaml/v2} v2.4.4) answered it through the oracle. In the sources, {@code ~}
  * is a line feed, {@code ^} a carriage return, {@code N}, {@code L} and {@code P} a raw NEL, LS and PS, {@code T}
  * a tab, {@code @} a backslash, {@code K<n>} a key of n letters {@code a}, {@code E<n>} one of n letters {@code é}.

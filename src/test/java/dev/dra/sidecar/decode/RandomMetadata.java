@@ -2,6 +2,7 @@ package dev.dra.sidecar.decode;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import dev.dra.sidecar.model.Device;
 import dev.dra.sidecar.model.DeviceAttribute;
 import dev.dra.sidecar.model.DeviceMetadata;

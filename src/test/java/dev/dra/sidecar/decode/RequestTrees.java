@@ -2,6 +2,7 @@ package dev.dra.sidecar.decode;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.FileTrees;
 import dev.dra.sidecar.testsupport.GoOracle;

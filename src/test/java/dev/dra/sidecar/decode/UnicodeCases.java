@@ -1,5 +1,6 @@
 package dev.dra.sidecar.decode;
 
+import dev.dra.sidecar.decode.gojson.GoUnicode;
 import dev.dra.sidecar.model.DeviceMetadata;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

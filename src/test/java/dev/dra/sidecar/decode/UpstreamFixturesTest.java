@@ -9,6 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import dev.dra.sidecar.model.Device;
 import dev.dra.sidecar.model.DeviceAttribute;
 import dev.dra.sidecar.model.DeviceMetadata;

@@ -7,7 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dra.sidecar.image.OversizedTree.TreeFile;
-import dev.dra.sidecar.store.HeldBudget;
+import dev.dra.sidecar.store.file.HeldBudget;
 import dev.dra.sidecar.testsupport.CleanLog;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.FileTrees;
@@ -31,13 +31,13 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * Issue 31 on the packaged image at the manifests' memory limit (src/test/image/run-like-pod.sh): the bench's tree of
- * 10,000 small files is held and served in full, and a tree well past what the sidecar may hold never ends in an OOM kill or OutOfMemoryError. The sidecar
- * starts (its startup check and the postStart hook pass), serves the files that fit, answers {@code 507
- * memory-bound-reached} for the tracked ones that do not and {@code 404} for those past even the tracking, says so
- * in the readiness and startup data (counts that add up to the tree and agree with what the API answers and with
- * the documented charges) and in one WARN line, and keeps serving rewrites. Prints the container's cgroup memory
- * peak for docs/operations.md. Skipped, saying why, where podman cannot run containers.
+ * The memory bound on the packaged image at the manifests' memory limit (src/test/image/run-like-pod.sh): the bench's
+ * tree of 10,000 small files is held and served in full, and a tree well past what the sidecar may hold never ends in
+ * an OOM kill or OutOfMemoryError. The sidecar starts (its startup check and the postStart hook pass), serves the
+ * files that fit, answers {@code 507 memory-bound-reached} for the tracked ones that do not and {@code 404} for those
+ * past even the tracking, says so in the readiness and startup data (counts that add up to the tree and agree with
+ * what the API answers and with the documented charges) and in one WARN line, and keeps serving rewrites. Prints the
+ * container's cgroup memory peak for docs/operations.md. Skipped, saying why, where podman cannot run containers.
  */
 class MemoryBoundImageIT {
 

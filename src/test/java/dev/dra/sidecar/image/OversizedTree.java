@@ -6,7 +6,7 @@ import static dev.dra.sidecar.testsupport.MetadataFiles.file;
 import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.decode.MetadataStreamDecoder;
 import dev.dra.sidecar.snapshot.ClaimKind;
-import dev.dra.sidecar.store.HeldCharge;
+import dev.dra.sidecar.store.file.HeldCharge;
 import dev.dra.sidecar.testsupport.DeviceMetadataJson;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;

@@ -24,6 +24,8 @@ final class ClusterPods {
     /** The audience node mode takes by default. */
     static final String AUDIENCE = "dra-metadata-sidecar";
     static final String ACCOUNT = "app";
+    /** The address the in-process tests' requests come from: a pod started with it is the one calling. */
+    static final String LOOPBACK = "127.0.0.1";
     private static final AtomicInteger NAMESPACES = new AtomicInteger();
 
     private final KubernetesClient client;

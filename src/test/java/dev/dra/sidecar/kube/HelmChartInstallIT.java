@@ -11,19 +11,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.Helm;
-import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -148,18 +144,10 @@ class HelmChartInstallIT {
     void nodeModeInstallsTheKustomizeNodeModeAndUninstallsClean() throws Exception {
         new Injection(API).remove();
         String apps = API.restrictedNamespace("helm-node-apps", Map.of());
-        List<HasMetadata> kustomize = API.load(Kustomize.render(NodeModeAdmissionIT.NODE));
-        for (HasMetadata object : kustomize) {
-            API.client().resource(object).createOr(NonDeletingOperation::update);
-        }
+        Kustomization kustomize = Kustomization.nodeMode(API);
+        kustomize.apply();
         Pod byKustomize = awaitNodeInjection(apps, "by-kustomize");
-        List<HasMetadata> reversed = new ArrayList<>(kustomize);
-        Collections.reverse(reversed);
-        for (HasMetadata object : reversed) {
-            if (!object.getKind().equals("Namespace")) {
-                API.client().resource(object).delete();
-            }
-        }
+        kustomize.remove();
         Eventually.await(Duration.ofSeconds(30), () -> tokenVolumes(API.client().pods().inNamespace(apps)
                 .resource(optedIn("probe")).dryRun().create()), n -> n == 0, "the Kustomize node mode gone");
 

@@ -3,16 +3,12 @@ package dev.dra.sidecar.kube;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.dra.sidecar.testsupport.Eventually;
-import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.KubernetesClientException;
-import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 
@@ -28,37 +24,28 @@ final class Injection {
     private static final Duration PROPAGATION = Duration.ofSeconds(30);
 
     private final KubeApiServerExtension api;
+    private final Kustomization manifests;
     private final String probeNamespace;
 
     Injection(KubeApiServerExtension api) {
         this.api = api;
+        this.manifests = new Kustomization(api, DIR);
         this.probeNamespace = api.restrictedNamespace("injection-probe", Map.of());
     }
 
+    /** The injection's objects, as {@link Kustomization#objects()}. */
     List<HasMetadata> objects() throws Exception {
-        return api.load(Kustomize.render(DIR));
+        return manifests.objects();
     }
 
-    /** Creates every object of the kustomization, or replaces it as it is there (a test may have changed it). */
+    /** Applies the injection, as {@link Kustomization#apply()}. */
     void apply() throws Exception {
-        for (HasMetadata object : objects()) {
-            api.client().resource(object).createOr(NonDeletingOperation::update);
-        }
+        manifests.apply();
     }
 
-    /**
-     * Deletes every object of the kustomization but its Namespace (this API server has no controller that would
-     * finish a namespace's deletion): the bindings and the policy before their parameters, so that no binding is
-     * stored without them.
-     */
+    /** Removes the injection but its Namespace, as {@link Kustomization#remove()}. */
     void remove() throws Exception {
-        List<HasMetadata> objects = new ArrayList<>(objects());
-        Collections.reverse(objects);
-        for (HasMetadata object : objects) {
-            if (!object.getKind().equals("Namespace")) {
-                api.client().resource(object).delete();
-            }
-        }
+        manifests.remove();
     }
 
     /** Waits until an opted-in pod with a claim gets the sidecar (a dry run: nothing is stored). */

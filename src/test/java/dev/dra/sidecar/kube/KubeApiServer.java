@@ -30,8 +30,8 @@ final class KubeApiServer implements AutoCloseable {
     }
 
     /**
-     * Builds the binaries if the cache does not have them yet (a first build takes 10 to 35 minutes on 2 cores), then starts the
-     * API server and waits until it is ready.
+     * Builds the binaries if the cache does not have them yet (a first build may take up to {@code BUILD_TIMEOUT}),
+     * then starts the API server and waits until it is ready.
      *
      * @throws Unavailable when this machine has no Go toolchain
      * @throws IllegalStateException when the build or the start fails, with where to look

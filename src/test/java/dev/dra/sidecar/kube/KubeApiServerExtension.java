@@ -53,13 +53,11 @@ final class KubeApiServerExtension implements BeforeAllCallback {
             }
         }
 
+        /** Closes the client, then stops the server; a server that could not start has neither. */
         @Override
         public void close() {
-            if (client != null) {
-                client.close();
-            }
-            if (server != null) {
-                server.close();
+            try (KubeApiServer stopped = server; KubernetesClient closed = client) {
+                // try-with-resources closes them in reverse order and passes over a null one
             }
         }
     }

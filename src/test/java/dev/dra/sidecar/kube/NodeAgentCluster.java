@@ -33,7 +33,6 @@ public class NodeAgentCluster implements QuarkusTestResourceLifecycleManager {
     static final String NODE = "node-a";
     /** Verdicts outlive every test's steps: a test sees a reused verdict only where it asks for one. */
     static final String TOKEN_CACHE_TTL = "5m";
-    private static final Path AGENT_OBJECTS = Path.of("deploy", "kubernetes", "node");
     private static final String AGENT_NAMESPACE = "dra-metadata-node";
     private static final String AGENT_ACCOUNT = "dra-metadata-sidecar";
 
@@ -82,7 +81,7 @@ public class NodeAgentCluster implements QuarkusTestResourceLifecycleManager {
     /** The agent's ServiceAccount with its RBAC, from the manifests, and a token of it for the API server. */
     private static String agentToken(KubernetesClient client) throws IOException {
         for (String file : List.of("namespace.yaml", "serviceaccount.yaml", "rbac.yaml")) {
-            try (InputStream objects = Files.newInputStream(AGENT_OBJECTS.resolve(file))) {
+            try (InputStream objects = Files.newInputStream(Kustomization.NODE_MODE_DIR.resolve(file))) {
                 for (HasMetadata object : client.load(objects).items()) {
                     client.resource(object).createOr(NonDeletingOperation::update);
                 }

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.testsupport.Eventually;
-import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.EnvVar;
@@ -25,10 +24,8 @@ import io.fabric8.kubernetes.api.model.VolumeMount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Collections;
 import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.AfterAll;
@@ -47,7 +44,7 @@ class NodeModeAdmissionIT {
     @RegisterExtension
     static final KubeApiServerExtension API = new KubeApiServerExtension();
 
-    static final Path NODE = Path.of("deploy", "kubernetes", "node");
+    private static final Kustomization NODE_MODE = Kustomization.nodeMode(API);
     private static final String TOKEN_VOLUME = "dra-metadata-token";
     private static final String GPU = "example.com/gpu";
     private static String apps;
@@ -60,9 +57,7 @@ class NodeModeAdmissionIT {
         Injection sidecar = new Injection(API);
         sidecar.remove();
         sidecar.awaitNotEnforced();
-        for (HasMetadata object : objects()) {
-            API.client().resource(object).createOr(NonDeletingOperation::update);
-        }
+        NODE_MODE.apply();
         apps = API.restrictedNamespace("node-apps", Map.of());
         Eventually.await(Duration.ofSeconds(30), () -> tokenVolume(dryRun(apps, optedIn(claimed("probe")))),
                 v -> v != null, "the node-mode injection enforced");
@@ -72,17 +67,7 @@ class NodeModeAdmissionIT {
     /** Removes the policy and bindings (the next class applies its own), the agent's objects and not the namespace. */
     @AfterAll
     static void removeNodeMode() throws Exception {
-        List<HasMetadata> objects = new ArrayList<>(objects());
-        Collections.reverse(objects);
-        for (HasMetadata object : objects) {
-            if (!object.getKind().equals("Namespace")) {
-                API.client().resource(object).delete();
-            }
-        }
-    }
-
-    private static List<HasMetadata> objects() throws Exception {
-        return API.load(Kustomize.render(NODE));
+        NODE_MODE.remove();
     }
 
     private static Pod optedIn(Pod pod) {
@@ -213,7 +198,7 @@ class NodeModeAdmissionIT {
      */
     @Test
     void theAgentNeedsPrivilegedForHostNetworkAndHostPathOnly() throws Exception {
-        DaemonSet agent = objects().stream().filter(DaemonSet.class::isInstance).map(DaemonSet.class::cast)
+        DaemonSet agent = NODE_MODE.objects().stream().filter(DaemonSet.class::isInstance).map(DaemonSet.class::cast)
                 .findFirst().orElseThrow();
         Pod pod = new PodBuilder().withNewMetadataLike(agent.getSpec().getTemplate().getMetadata())
                 .withGenerateName("agent-").endMetadata().withSpec(agent.getSpec().getTemplate().getSpec()).build();
@@ -237,7 +222,7 @@ class NodeModeAdmissionIT {
     /** Every object applies with no warning, and the ServiceAccount may do what the agent needs and nothing more. */
     @Test
     void theManifestsApplyWithoutWarningsAndGrantOnlyPodsAndTokenReviews() throws Exception {
-        for (HasMetadata object : objects()) {
+        for (HasMetadata object : NODE_MODE.objects()) {
             API.client().resource(object).forceConflicts().serverSideApply();
         }
         assertEquals(List.of(), API.warnings());

@@ -2,6 +2,7 @@ package dev.dra.sidecar.kube;
 
 import static dev.dra.sidecar.kube.AgentRequests.as;
 import static dev.dra.sidecar.kube.AgentRequests.problem;
+import static dev.dra.sidecar.kube.ClusterPods.LOOPBACK;
 import static dev.dra.sidecar.kube.InjectionPods.direct;
 import static dev.dra.sidecar.kube.InjectionPods.template;
 import static dev.dra.sidecar.kube.InjectionPods.withClaims;
@@ -48,7 +49,6 @@ class NodeModeApiIT {
         }
     }
 
-    static final String LOOPBACK = "127.0.0.1";
     private static final String GPU = "example.com/gpu";
     private static final String EXTENDED_REQUEST = "container-0-request-0";
     /** How long the agent's watch may take to bring a change of a pod. */

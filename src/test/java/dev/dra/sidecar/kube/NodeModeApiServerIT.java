@@ -2,8 +2,8 @@ package dev.dra.sidecar.kube;
 
 import static dev.dra.sidecar.kube.AgentRequests.as;
 import static dev.dra.sidecar.kube.AgentRequests.problem;
+import static dev.dra.sidecar.kube.ClusterPods.LOOPBACK;
 import static dev.dra.sidecar.kube.InjectionPods.withClaims;
-import static dev.dra.sidecar.kube.NodeModeApiIT.LOOPBACK;
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 

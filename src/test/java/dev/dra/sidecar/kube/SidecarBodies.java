@@ -2,8 +2,8 @@ package dev.dra.sidecar.kube;
 
 import dev.dra.sidecar.snapshot.Served;
 import dev.dra.sidecar.store.MetadataStore;
-import dev.dra.sidecar.store.RefreshObserver;
 import dev.dra.sidecar.store.TestStoreConfig;
+import dev.dra.sidecar.store.refresh.RefreshObserver;
 import dev.dra.sidecar.testsupport.MetadataFiles;
 import java.io.IOException;
 import java.io.UncheckedIOException;

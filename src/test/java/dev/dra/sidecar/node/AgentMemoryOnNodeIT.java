@@ -23,7 +23,6 @@ class AgentMemoryOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
     private static final int PODS_COUNT = 20;
     private static NodeAgent agent;
     private static String namespace;
@@ -32,8 +31,8 @@ class AgentMemoryOnNodeIT {
     @BeforeAll
     static void twentyPods() throws Exception {
         agent = NodeAgent.deploy(NODE);
-        namespace = NODE.restrictedNamespace("agent-memory", NodeAgent.optIn());
-        AgentOnNodeIT.claims(NODE, namespace);
+        namespace = NODE.restrictedNamespace("agent-memory", AppPods.optIn());
+        NODE.create(namespace, ClaimManifests.GPU_CLAIM_AND_TEMPLATE);
         // Each answer's status, one a line (000: not answered within 30 s): memory measured under refusals would say
         // nothing of the agent serving.
         String script = "for i in $(seq 20); do curl -s -m 30 -o /dev/null -w '%{http_code}\\n' -H \"Authorization: Bearer "
@@ -44,7 +43,7 @@ class AgentMemoryOnNodeIT {
                     "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", script)).create());
         }
         for (Pod pod : submitted) {
-            APPS.add(PODS.awaitAppRunning(pod));
+            APPS.add(NODE.pods().awaitAppRunning(pod));
         }
     }
 
@@ -61,13 +60,13 @@ class AgentMemoryOnNodeIT {
     @Test
     void theAgentsMemoryStaysInsideItsLimitWithTwentyPodsAsking() throws Exception {
         for (Pod pod : APPS) {
-            List<String> lines = Eventually.await(NodePods.POD_START, () -> PODS.log(pod, NodePods.APP),
+            List<String> lines = Eventually.await(AppPods.POD_START, () -> NODE.pods().log(pod, AppPods.APP),
                     log -> log.stream().anyMatch(l -> l.text().equals("done")), pod.getMetadata().getName() + " done")
-                    .stream().map(NodePods.TimedLine::text).toList();
+                    .stream().map(TimedLine::text).toList();
             assertEquals(Collections.nCopies(20, "200"), lines.subList(0, lines.indexOf("done")),
                     pod.getMetadata().getName() + ": every request answered with its claim");
         }
-        Path cgroup = agent.memoryCgroup(PODS);
+        Path cgroup = agent.memoryCgroup();
         long limit = Long.parseLong(Files.readString(cgroup.resolve("memory.limit_in_bytes")).strip());
         assertEquals(256L * 1024 * 1024, limit, "the DaemonSet's limit, as kubelet set it on the agent's cgroup");
         long usage = Long.parseLong(Files.readString(cgroup.resolve("memory.usage_in_bytes")).strip());

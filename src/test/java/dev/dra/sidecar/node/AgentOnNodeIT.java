@@ -1,7 +1,6 @@
 package dev.dra.sidecar.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
@@ -38,23 +37,20 @@ class AgentOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    static final NodePods PODS = new NodePods(NODE);
-    static final Duration PROPAGATION = Duration.ofSeconds(30);
-    static final String GPU = "example.com/gpu";
-    private static GoOracle oracle;
+    private static final Duration PROPAGATION = Duration.ofSeconds(30);
+    private static final String GPU = ClaimManifests.EXTENDED_RESOURCE;
     private static NodeAgent agent;
     /** Per namespace: the direct, template and extended pods once their app runs. */
     private static final Map<String, List<Pod>> PODS_BY_NAMESPACE = new LinkedHashMap<>();
 
     @BeforeAll
     static void deployNodeModeAndThePods() throws Exception {
-        oracle = GoOracle.start();
         agent = NodeAgent.deploy(NODE);
-        extendedResourceClass(NODE);
+        NODE.apply(ClaimManifests.EXTENDED_CLASS);
         List<Pod> submitted = new ArrayList<>();
         for (String prefix : List.of("agent-a", "agent-b")) {
-            String namespace = NODE.restrictedNamespace(prefix, NodeAgent.optIn());
-            claims(NODE, namespace);
+            String namespace = NODE.restrictedNamespace(prefix, AppPods.optIn());
+            NODE.create(namespace, ClaimManifests.GPU_CLAIM_AND_TEMPLATE);
             List<Pod> pods = List.of(
                     NodeAgent.app(NODE, namespace, "direct", "{claims: [{name: gpu}]}",
                             "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", NodeAgent.ask("/claims/gpu-claim/gpu")),
@@ -69,67 +65,26 @@ class AgentOnNodeIT {
             PODS_BY_NAMESPACE.put(namespace, new ArrayList<>());
         }
         for (Pod pod : submitted) {
-            PODS_BY_NAMESPACE.get(pod.getMetadata().getNamespace()).add(PODS.awaitAppRunning(pod));
+            PODS_BY_NAMESPACE.get(pod.getMetadata().getNamespace()).add(NODE.pods().awaitAppRunning(pod));
         }
     }
 
     @AfterAll
     static void removeNodeMode() throws Exception {
-        if (oracle != null) {
-            oracle.close();
-        }
         for (String namespace : PODS_BY_NAMESPACE.keySet()) {
             NODE.client().namespaces().withName(namespace).delete();
         }
         if (agent != null) {
             agent.remove();
         }
-        NODE.client().resource(NODE.load(EXTENDED_CLASS).get(0)).delete();
-    }
-
-    /** Selects the test driver's devices for pods that ask for {@value #GPU} without a claim. */
-    static final String EXTENDED_CLASS = """
-            apiVersion: resource.k8s.io/v1
-            kind: DeviceClass
-            metadata: {name: extended-gpu.example.com}
-            spec:
-              extendedResourceName: example.com/gpu
-              selectors:
-                - cel: {expression: 'device.driver == "test-driver.cdi.k8s.io"'}
-            """;
-
-    static void extendedResourceClass(KubeNodeExtension node) {
-        node.client().resource(node.load(EXTENDED_CLASS).get(0)).createOr(
-                io.fabric8.kubernetes.client.dsl.NonDeletingOperation::update);
-    }
-
-    /** The namespace's ResourceClaim gpu-claim (the same name in both namespaces) and ResourceClaimTemplate. */
-    static void claims(KubeNodeExtension node, String namespace) {
-        node.load("""
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: gpu-claim}
-                spec:
-                  devices:
-                    requests:
-                      - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
-                ---
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaimTemplate
-                metadata: {name: gpu-template}
-                spec:
-                  spec:
-                    devices:
-                      requests:
-                        - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
-                """).forEach(o -> node.client().resource(o).inNamespace(namespace).create());
+        NODE.delete(ClaimManifests.EXTENDED_CLASS);
     }
 
     /** The pod's claim and request whose file the app reads: by its spec, or mapped in its status. */
-    static String[] claimAndRequest(Pod pod) {
+    private static String[] claimAndRequest(Pod pod) {
         return switch (pod.getMetadata().getName()) {
             case "direct" -> new String[] {"gpu-claim", "gpu"};
-            case "template" -> new String[] {NodePods.generatedClaim(pod, "my-gpu"), "gpu"};
+            case "template" -> new String[] {AppPods.generatedClaim(pod, "my-gpu"), "gpu"};
             default -> {
                 var status = pod.getStatus().getExtendedResourceClaimStatus();
                 yield new String[] {status.getResourceClaimName(), status.getRequestMappings().stream()
@@ -139,27 +94,16 @@ class AgentOnNodeIT {
         };
     }
 
+    /** What Go decodes from the driver's file of the pod's claim on the host, with or without its generation. */
     private static JsonNode goDecode(Pod pod, boolean withGeneration) throws Exception {
         String[] claim = claimAndRequest(pod);
-        Path file = PODS.hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]);
-        JsonNode answer = oracle.decode(Files.readAllBytes(file));
-        assertTrue(answer.get("ok").asBoolean(), "the Go reader decodes " + file + ": " + answer);
-        ObjectNode object = answer.get("object").deepCopy();
-        if (!withGeneration) {
-            ((ObjectNode) object.get("metadata")).remove("generation");
-        }
-        return object;
-    }
-
-    private static JsonNode asGoSeesIt(String served) throws Exception {
-        JsonNode answer = oracle.canonical(GoOracle.JSON.readTree(served));
-        assertTrue(answer.get("ok").asBoolean(), "Go reads the agent's answer strictly: " + answer + "\n" + served);
-        return answer.get("object");
+        JsonNode object = NODE.goReader().decode(NODE.pods().hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]));
+        return withGeneration ? object : GoReader.withoutGeneration(object);
     }
 
     /** The body the agent gives {@code pod}'s app container for {@code route}, asked with the pod's own token. */
-    static String askFrom(Pod pod, String route) throws Exception {
-        return PODS.exec(pod, NodePods.APP, "sh", "-c", NodeAgent.ask(route));
+    private static String askFrom(Pod pod, String route) throws Exception {
+        return NODE.pods().exec(pod, AppPods.APP, "sh", "-c", NodeAgent.ask(route));
     }
 
     private static String route(Pod pod) {
@@ -176,9 +120,9 @@ class AgentOnNodeIT {
         List<String> claimsSeen = new ArrayList<>();
         for (List<Pod> pods : PODS_BY_NAMESPACE.values()) {
             for (Pod pod : pods) {
-                String first = PODS.awaitLog(pod, NodePods.APP, 1).get(0).text();
+                String first = NODE.pods().awaitLog(pod, AppPods.APP, 1).get(0).text();
                 String where = pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName();
-                JsonNode served = asGoSeesIt(first);
+                JsonNode served = NODE.goReader().asGoSeesIt(first);
                 assertEquals(goDecode(pod, false), served, where + ": the app's first line, " + route(pod));
                 assertEquals(pod.getMetadata().getNamespace(), served.at("/metadata/namespace").asText(), where);
                 claimsSeen.add(served.at("/metadata/uid").asText());
@@ -193,7 +137,7 @@ class AgentOnNodeIT {
     void aReplacementByRenameOnTheHostIsServed() throws Exception {
         Pod pod = PODS_BY_NAMESPACE.values().iterator().next().get(0);
         String[] claim = claimAndRequest(pod);
-        Path file = PODS.hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]);
+        Path file = NODE.pods().hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]);
         ObjectNode stream = (ObjectNode) GoOracle.JSON.readTree(Files.readAllBytes(file));
         long generation = stream.at("/metadata/generation").asLong() + 1;
         ((ObjectNode) stream.get("metadata")).put("generation", generation);
@@ -208,7 +152,7 @@ class AgentOnNodeIT {
                 throw new IllegalStateException(e);
             }
         }, body -> body.contains("\"generation\":" + generation), "the renamed file served");
-        assertEquals(goDecode(pod, true), asGoSeesIt(served), "the new file, as Go decodes it");
+        assertEquals(goDecode(pod, true), NODE.goReader().asGoSeesIt(served), "the new file, as Go decodes it");
     }
 
     @Test
@@ -219,7 +163,7 @@ class AgentOnNodeIT {
         System.err.printf("[node] agent replaced and ready in %d ms%n", (System.nanoTime() - started) / 1_000_000);
         for (List<Pod> pods : PODS_BY_NAMESPACE.values()) {
             for (Pod pod : pods) {
-                assertEquals(goDecode(pod, false), asGoSeesIt(askFrom(pod, route(pod))),
+                assertEquals(goDecode(pod, false), NODE.goReader().asGoSeesIt(askFrom(pod, route(pod))),
                         pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + " after the restart");
             }
         }

@@ -27,7 +27,6 @@ class AgentRefusalsOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
     private static NodeAgent agent;
     private static String namespace;
     private static String hostNamespace;
@@ -37,14 +36,14 @@ class AgentRefusalsOnNodeIT {
     @BeforeAll
     static void deployTheAgentAndTwoPods() throws Exception {
         agent = NodeAgent.deploy(NODE);
-        namespace = NODE.restrictedNamespace("agent-hostile", NodeAgent.optIn());
-        AgentOnNodeIT.claims(NODE, namespace);
+        namespace = NODE.restrictedNamespace("agent-hostile", AppPods.optIn());
+        NODE.create(namespace, ClaimManifests.GPU_CLAIM_AND_TEMPLATE);
         Pod submittedOwner = NODE.client().resource(NodeAgent.app(NODE, namespace, "owner", "{claims: [{name: gpu}]}",
                 "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", "true")).create();
         Pod submittedOther = NODE.client().resource(NodeAgent.app(NODE, namespace, "other", "{claims: [{name: my-gpu}]}",
                 "resourceClaims: [{name: my-gpu, resourceClaimTemplateName: gpu-template}]", "true")).create();
-        owner = PODS.awaitAppRunning(submittedOwner);
-        other = PODS.awaitAppRunning(submittedOther);
+        owner = NODE.pods().awaitAppRunning(submittedOwner);
+        other = NODE.pods().awaitAppRunning(submittedOther);
     }
 
     @AfterAll
@@ -57,7 +56,7 @@ class AgentRefusalsOnNodeIT {
         if (agent != null) {
             agent.remove();
         }
-        NODE.client().resource(NODE.load(AgentOnNodeIT.EXTENDED_CLASS).get(0)).delete();
+        NODE.delete(ClaimManifests.EXTENDED_CLASS);
     }
 
     /** Status line and problem code of the agent's answer to {@code curl} run in {@code pod}'s app with {@code args}. */
@@ -66,7 +65,7 @@ class AgentRefusalsOnNodeIT {
         for (String arg : curlArgs) {
             command.append(' ').append(arg);
         }
-        String out = PODS.exec(pod, NodePods.APP, "sh", "-c", command.toString());
+        String out = NODE.pods().exec(pod, AppPods.APP, "sh", "-c", command.toString());
         int newline = out.lastIndexOf('\n');
         String status = out.substring(newline + 1).strip();
         String body = out.substring(0, newline);
@@ -77,6 +76,21 @@ class AgentRefusalsOnNodeIT {
         return status + " " + problem.path("code").asText();
     }
 
+    /**
+     * {@code pod} given by hand what node mode's injection gives an opted-in pod: a projected token for
+     * {@code audience} in the volume {@code volume}, mounted read-only at {@code mountPath} in its first container,
+     * and {@code DRA_METADATA_URL} naming the agent at the owner pod's node address.
+     */
+    private static Pod givenToken(Pod pod, String volume, String audience, String mountPath) {
+        return new PodBuilder(pod).editSpec()
+                .addNewVolume().withName(volume).withNewProjected().addNewSource().withNewServiceAccountToken()
+                .withAudience(audience).withPath("token").endServiceAccountToken().endSource().endProjected()
+                .endVolume().editFirstContainer().addNewVolumeMount().withName(volume).withMountPath(mountPath)
+                .withReadOnly(true).endVolumeMount().addNewEnv().withName("DRA_METADATA_URL")
+                .withValue("http://" + owner.getStatus().getHostIP() + ":8089").endEnv().endContainer().endSpec().build();
+    }
+
+    /** The curl arguments that send the token in {@code tokenFile} as the bearer token. */
     private static String withToken(String tokenFile) {
         return "-H \"Authorization: Bearer $(cat " + tokenFile + ")\"";
     }
@@ -94,20 +108,16 @@ class AgentRefusalsOnNodeIT {
 
     @Test
     void aTokenForAnotherAudienceIsRefused() throws Exception {
-        Pod pod = new PodBuilder(NodeAgent.app(NODE, namespace, "other-audience", "{}", "", "true")).editSpec()
-                .addNewVolume().withName("other").withNewProjected().addNewSource().withNewServiceAccountToken()
-                .withAudience("another-service").withPath("token").endServiceAccountToken().endSource().endProjected()
-                .endVolume().editFirstContainer().addNewVolumeMount().withName("other").withMountPath("/var/run/other")
-                .withReadOnly(true).endVolumeMount().addNewEnv().withName("DRA_METADATA_URL")
-                .withValue("http://" + owner.getStatus().getHostIP() + ":8089").endEnv().endContainer().endSpec().build();
-        Pod running = PODS.awaitAppRunning(NODE.client().resource(pod).create());
+        Pod pod = givenToken(NodeAgent.app(NODE, namespace, "other-audience", "{}", "", "true"), "other",
+                "another-service", "/var/run/other");
+        Pod running = NODE.pods().awaitAppRunning(NODE.client().resource(pod).create());
         assertEquals("401 invalid-token", refusal(running, withToken("/var/run/other/token"),
                 "\"$DRA_METADATA_URL/claims/gpu-claim/gpu\""));
     }
 
     @Test
     void aPodsOwnTokenGetsNoOtherPodsClaim() throws Exception {
-        String othersClaim = NodePods.generatedClaim(other, "my-gpu");
+        String othersClaim = AppPods.generatedClaim(other, "my-gpu");
         assertTrue(refusal(owner, withToken(NodeAgent.TOKEN), "\"$DRA_METADATA_URL/claims/gpu-claim/gpu\"")
                 .startsWith("200 "), "its own claim");
         assertEquals("404 not-own-claim", refusal(owner, withToken(NodeAgent.TOKEN),
@@ -124,13 +134,13 @@ class AgentRefusalsOnNodeIT {
      */
     @Test
     void aCopiedTokenOfADeletedPodIsRefused() throws Exception {
-        AgentOnNodeIT.extendedResourceClass(NODE);
-        Pod victim = PODS.awaitAppRunning(NODE.client().resource(NodeAgent.app(NODE, namespace, "victim",
-                "{limits: {" + AgentOnNodeIT.GPU + ": \"1\"}}", "", "true")).create());
-        String token = PODS.exec(victim, NodePods.APP, "cat", NodeAgent.TOKEN).strip();
+        NODE.apply(ClaimManifests.EXTENDED_CLASS);
+        Pod victim = NODE.pods().awaitAppRunning(NODE.client().resource(NodeAgent.app(NODE, namespace, "victim",
+                "{limits: {" + ClaimManifests.EXTENDED_RESOURCE + ": \"1\"}}", "", "true")).create());
+        String token = NODE.pods().exec(victim, AppPods.APP, "cat", NodeAgent.TOKEN).strip();
         String claim = victim.getStatus().getExtendedResourceClaimStatus().getResourceClaimName();
         NODE.client().resource(victim).withGracePeriod(0).delete();
-        Eventually.await(Duration.ofSeconds(60), () -> PODS.get(victim), p -> p == null, "the victim pod gone");
+        Eventually.await(Duration.ofSeconds(60), () -> NODE.pods().get(victim), p -> p == null, "the victim pod gone");
         String refused = refusal(owner, "-H 'Authorization: Bearer " + token + "'",
                 "\"$DRA_METADATA_URL/claims/" + claim + "/container-0-request-0\"");
         assertTrue(Set.of("401 invalid-token", "403 pod-not-on-node", "403 peer-not-allowed").contains(refused), refused);
@@ -144,14 +154,10 @@ class AgentRefusalsOnNodeIT {
                 .withLabels(Map.of("pod-security.kubernetes.io/enforce", "privileged")).endMetadata().build()).create();
         NODE.client().serviceAccounts().inNamespace(hostNamespace).withName("default").waitUntilCondition(
                 sa -> sa != null, 30, TimeUnit.SECONDS);
-        Pod pod = new PodBuilder(NodeAgent.app(NODE, hostNamespace, "host-network", "{}", "", "true")).editMetadata()
-                .withLabels(Map.of()).endMetadata().editSpec().withHostNetwork(true)
-                .addNewVolume().withName("token").withNewProjected().addNewSource().withNewServiceAccountToken()
-                .withAudience("dra-metadata-sidecar").withPath("token").endServiceAccountToken().endSource().endProjected()
-                .endVolume().editFirstContainer().addNewVolumeMount().withName("token").withMountPath("/var/run/secrets/dra-metadata")
-                .withReadOnly(true).endVolumeMount().addNewEnv().withName("DRA_METADATA_URL")
-                .withValue("http://" + owner.getStatus().getHostIP() + ":8089").endEnv().endContainer().endSpec().build();
-        Pod running = PODS.awaitAppRunning(NODE.client().resource(pod).create());
+        Pod pod = new PodBuilder(givenToken(NodeAgent.app(NODE, hostNamespace, "host-network", "{}", "", "true"),
+                "token", "dra-metadata-sidecar", "/var/run/secrets/dra-metadata")).editMetadata().withLabels(Map.of())
+                .endMetadata().editSpec().withHostNetwork(true).endSpec().build();
+        Pod running = NODE.pods().awaitAppRunning(NODE.client().resource(pod).create());
         assertEquals("403 peer-not-allowed", refusal(running, withToken(NodeAgent.TOKEN), "\"$DRA_METADATA_URL/claims\""));
     }
 }

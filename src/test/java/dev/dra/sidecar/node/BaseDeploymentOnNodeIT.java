@@ -4,7 +4,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dra.sidecar.testsupport.GoOracle;
 import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -13,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,59 +27,33 @@ class BaseDeploymentOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
-    private static GoOracle oracle;
     private static String namespace;
     private static Pod pod;
 
     @BeforeAll
     static void deployTheBase() throws Exception {
-        oracle = GoOracle.start();
         namespace = NODE.restrictedNamespace("base", Map.of());
-        PODS.create(namespace, NODE.load(Kustomize.render(NodePods.BASE)));
+        NODE.pods().create(namespace, NODE.load(Kustomize.render(AppPods.BASE)));
         long created = System.nanoTime();
-        pod = PODS.awaitAppRunning(namespace);
+        pod = NODE.pods().awaitAppRunning(namespace);
         System.err.printf("[node] base Deployment: its pod's app container running %d ms after the objects were created%n",
                 (System.nanoTime() - created) / 1_000_000);
     }
 
-    @AfterAll
-    static void stopTheOracle() {
-        if (oracle != null) {
-            oracle.close();
-        }
-    }
-
     /** The Go reader's object for the driver's file of {@code claim}'s {@code request} on the host. */
     private static JsonNode goDecode(String claim, String request) throws Exception {
-        Path file = PODS.hostFile(namespace, claim, request);
+        Path file = NODE.pods().hostFile(namespace, claim, request);
         assertTrue(Files.isRegularFile(file), "the driver's metadata file on the host: " + file);
-        JsonNode answer = oracle.decode(Files.readAllBytes(file));
-        assertTrue(answer.get("ok").asBoolean(), "the Go reader decodes the driver's file: " + answer);
-        return answer.get("object");
-    }
-
-    /** The merged view leaves out the file's metadata.generation, as Go's merged read does. */
-    private static JsonNode withoutGeneration(JsonNode object) {
-        ObjectNode copy = object.deepCopy();
-        ((ObjectNode) copy.get("metadata")).remove("generation");
-        return copy;
-    }
-
-    /** How Go reads {@code served} (strictly) and marshals it: the sidecar's answer in the oracle's spelling. */
-    private static JsonNode asGoSeesIt(String served) throws Exception {
-        JsonNode answer = oracle.canonical(GoOracle.JSON.readTree(served));
-        assertTrue(answer.get("ok").asBoolean(), "Go reads the sidecar's answer strictly: " + answer + "\n" + served);
-        return answer.get("object");
+        return NODE.goReader().decode(file);
     }
 
     @Test
     void theAppsCurlLoopGetsWhatTheGoReaderDecodesFromTheDriversFiles() throws Exception {
-        List<NodePods.TimedLine> lines = PODS.awaitLog(pod, NodePods.APP, 2);
-        String template = NodePods.generatedClaim(pod, "my-gpu");
-        assertEquals(withoutGeneration(goDecode("gpu-claim", "gpu")), asGoSeesIt(lines.get(0).text()),
+        List<TimedLine> lines = NODE.pods().awaitLog(pod, AppPods.APP, 2);
+        String template = AppPods.generatedClaim(pod, "my-gpu");
+        assertEquals(GoReader.withoutGeneration(goDecode("gpu-claim", "gpu")), NODE.goReader().asGoSeesIt(lines.get(0).text()),
                 "curl .../claims/gpu-claim/gpu in the app container");
-        assertEquals(withoutGeneration(goDecode(template, "gpu")), asGoSeesIt(lines.get(1).text()),
+        assertEquals(GoReader.withoutGeneration(goDecode(template, "gpu")), NODE.goReader().asGoSeesIt(lines.get(1).text()),
                 "curl .../template-claims/my-gpu/gpu in the app container (claim " + template + ")");
     }
 
@@ -101,14 +73,14 @@ class BaseDeploymentOnNodeIT {
             expected.append(device.get("driver").asText()).append(' ').append(device.get("name").asText()).append(' ')
                     .append(device.at("/attributes/uuid/string").asText("-")).append('\n');
         }
-        assertEquals(expected.toString(), PODS.exec(pod, NodePods.APP, "python3", "-c", python), "the README's Python");
+        assertEquals(expected.toString(), NODE.pods().exec(pod, AppPods.APP, "python3", "-c", python), "the README's Python");
 
         assertEquals("{\"claims\":[{\"name\":\"gpu-claim\",\"requests\":[\"gpu\"]}],\"devices\":\"/devices\"}\n",
-                PODS.exec(pod, NodePods.APP, "curl", "-s", "localhost:8089/claims"),
+                NODE.pods().exec(pod, AppPods.APP, "curl", "-s", "localhost:8089/claims"),
                 "curl -s localhost:8089/claims: the directly named claim (template claims are listed apart)");
         String driver = NODE.node().env.get("driver");
-        String template = NodePods.generatedClaim(pod, "my-gpu");
-        assertEquals(goDecode(template, "gpu"), asGoSeesIt(PODS.exec(pod, NodePods.APP, "curl", "-s",
+        String template = AppPods.generatedClaim(pod, "my-gpu");
+        assertEquals(goDecode(template, "gpu"), NODE.goReader().asGoSeesIt(NODE.pods().exec(pod, AppPods.APP, "curl", "-s",
                 "localhost:8089/template-claims/my-gpu/gpu/drivers/" + driver)),
                 "one driver's view is its file as Go decodes it, generation included");
     }
@@ -128,22 +100,22 @@ class BaseDeploymentOnNodeIT {
                 "the attributes the upstream test driver writes");
         for (String name : names) {
             JsonNode value = device.at("/attributes/" + name);
-            assertEquals(value, GoOracle.JSON.readTree(PODS.exec(pod, NodePods.APP, "curl", "-s", route + name)),
+            assertEquals(value, GoOracle.JSON.readTree(NODE.pods().exec(pod, AppPods.APP, "curl", "-s", route + name)),
                     "curl -s " + route + name);
-            assertEquals(value.get("string").asText(), PODS.exec(pod, NodePods.APP, "curl", "-s", "-H",
+            assertEquals(value.get("string").asText(), NODE.pods().exec(pod, AppPods.APP, "curl", "-s", "-H",
                     "Accept: text/plain", route + name).strip(), "curl -s -H 'Accept: text/plain' " + route + name);
         }
     }
 
     @Test
     void theAppContainerIsCreatedOnlyAfterTheSidecarStarted() throws Exception {
-        Pod now = PODS.get(pod);
-        Instant sidecarStarted = PODS.log(now, NodePods.SIDECAR).stream()
+        Pod now = NODE.pods().get(pod);
+        Instant sidecarStarted = NODE.pods().log(now, AppPods.SIDECAR).stream()
                 .filter(line -> line.text().contains("started in")).findFirst().orElseThrow().time();
-        Instant appCreated = PODS.createdInContainerd(NodePods.status(now, NodePods.APP));
+        Instant appCreated = NODE.pods().createdInContainerd(AppPods.status(now, AppPods.APP));
         assertTrue(appCreated.isAfter(sidecarStarted), "containerd created the app container at " + appCreated
                 + ", after the sidecar logged that it started at " + sidecarStarted);
-        assertEquals(Boolean.TRUE, NodePods.status(now, NodePods.SIDECAR).getStarted(), "kubelet: sidecar started");
+        assertEquals(Boolean.TRUE, AppPods.status(now, AppPods.SIDECAR).getStarted(), "kubelet: sidecar started");
         System.err.printf("[node] app container created %d ms after the sidecar's \"started in\" line%n",
                 java.time.Duration.between(sidecarStarted, appCreated).toMillis());
     }

@@ -22,7 +22,6 @@ class ContainerdRestartOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
     private static final Duration DOWN = Duration.ofSeconds(3);
 
     @Test
@@ -30,7 +29,7 @@ class ContainerdRestartOnNodeIT {
         try (LoopingApp app = LoopingApp.start(NODE, "containerd-restart")) {
             Pod running = app.now();
             String before = LoopingApp.containers(running);
-            List<Long> pids = List.of(pid(running, NodePods.SIDECAR), pid(running, NodePods.APP));
+            List<Long> pids = List.of(pid(running, AppPods.SIDECAR), pid(running, AppPods.APP));
             long fault = LoopingApp.wallNanos();
             NODE.node().component("stop", "containerd");
             try {
@@ -45,7 +44,7 @@ class ContainerdRestartOnNodeIT {
             long back = LoopingApp.wallNanos();
             List<Long> again = Eventually.await(Duration.ofSeconds(60), () -> {
                 try {
-                    return List.of(pid(running, NodePods.SIDECAR), pid(running, NodePods.APP));
+                    return List.of(pid(running, AppPods.SIDECAR), pid(running, AppPods.APP));
                 } catch (Exception e) {
                     return List.<Long>of();   // containerd not answering yet, or its tasks not loaded yet
                 }
@@ -63,17 +62,17 @@ class ContainerdRestartOnNodeIT {
             LoopingApp.Seen seen = app.seenSince(fault);
             System.err.printf("[node] containerd stopped %d ms: the app saw %s%n", (back - fault) / 1_000_000, seen);
             assertEquals(List.of(), seen.notOk(), "every answer 200: " + seen);
-            assertTrue(seen.longestGapMs() < KubeletRestartOnNodeIT.MAX_GAP_MS, "answered throughout: " + seen);
+            assertTrue(seen.longestGapMs() < LoopingApp.MAX_GAP_MS, "answered throughout: " + seen);
             assertEquals(before, LoopingApp.containers(after), "kubelet reports the pod as before: neither container"
                     + " restarted");
-            assertTrue(LoopingApp.ready(after), "the pod Ready");
+            assertTrue(AppPods.ready(after), "the pod Ready");
             List<Pod> reported = app.reported();
-            assertTrue(reported.stream().allMatch(LoopingApp::ready), "Ready in every status reported: "
+            assertTrue(reported.stream().allMatch(AppPods::ready), "Ready in every status reported: "
                     + reported.stream().map(LoopingApp::containers).toList());
         }
     }
 
     private static long pid(Pod pod, String container) throws Exception {
-        return PODS.hostPid(NodePods.status(pod, container).getContainerID().replaceFirst("^containerd://", ""));
+        return NODE.pods().hostPid(AppPods.status(pod, container).getContainerID().replaceFirst("^containerd://", ""));
     }
 }

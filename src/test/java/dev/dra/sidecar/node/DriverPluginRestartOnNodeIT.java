@@ -50,11 +50,11 @@ class DriverPluginRestartOnNodeIT {
             LoopingApp.Seen seen = app.seenSince(fault);
             System.err.printf("[node] test-driver restarted: the app saw %s%n", seen);
             assertEquals(List.of(), seen.notOk(), "every answer 200: " + seen);
-            assertTrue(seen.longestGapMs() < KubeletRestartOnNodeIT.MAX_GAP_MS, "answered throughout: " + seen);
+            assertTrue(seen.longestGapMs() < LoopingApp.MAX_GAP_MS, "answered throughout: " + seen);
             assertTrue(java.util.Arrays.equals(file, Files.readAllBytes(app.hostFile)), "the pod's file kept as it was");
             Pod after = app.now();
             assertEquals(before, LoopingApp.containers(after), "neither container restarted");
-            assertTrue(LoopingApp.ready(after));
+            assertTrue(AppPods.ready(after));
         }
     }
 }

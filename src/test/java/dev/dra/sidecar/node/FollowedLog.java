@@ -28,7 +28,7 @@ final class FollowedLog implements AutoCloseable {
     }
 
     /** Every line the container wrote, once it has ended; fails when its log has not ended within {@code within}. */
-    List<NodePods.TimedLine> lines(Duration within) throws InterruptedException {
+    List<TimedLine> lines(Duration within) throws InterruptedException {
         try {
             watch.onClose().toCompletableFuture().get(within.toMillis(), TimeUnit.MILLISECONDS);
         } catch (TimeoutException e) {
@@ -36,7 +36,7 @@ final class FollowedLog implements AutoCloseable {
         } catch (ExecutionException e) {
             throw new AssertionFailedError(container + "'s log stream failed; so far: " + text(), e.getCause());
         }
-        return NodePods.TimedLine.parse(text());
+        return TimedLine.parse(text());
     }
 
     private String text() {

@@ -14,7 +14,6 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.StandardOpenOption;
 import java.time.Duration;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -29,27 +28,17 @@ class HostFilesOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
     private static final Duration PROPAGATION = Duration.ofSeconds(30);
-    private static GoOracle oracle;
     private static Pod pod;
     private static Path hostFile;
 
     @BeforeAll
     static void startThePod() throws Exception {
-        oracle = GoOracle.start();
         String namespace = NODE.restrictedNamespace("host-files", Map.of());
-        Pod submitted = PODS.basePod(namespace, "host-files");
+        Pod submitted = NODE.pods().basePod(namespace, "host-files");
         NODE.client().resource(submitted).create();
-        pod = PODS.awaitAppRunning(submitted);
-        hostFile = PODS.hostFile(namespace, "gpu-claim", "gpu");
-    }
-
-    @AfterAll
-    static void stopTheOracle() {
-        if (oracle != null) {
-            oracle.close();
-        }
+        pod = NODE.pods().awaitAppRunning(submitted);
+        hostFile = NODE.pods().hostFile(namespace, "gpu-claim", "gpu");
     }
 
     private static byte[] withGeneration(long generation) throws Exception {
@@ -59,7 +48,7 @@ class HostFilesOnNodeIT {
     }
 
     private static String driverView() throws Exception {
-        return PODS.exec(pod, NodePods.APP, "curl", "-s",
+        return NODE.pods().exec(pod, AppPods.APP, "curl", "-s",
                 "localhost:8089/claims/gpu-claim/gpu/drivers/" + NODE.node().env.get("driver"));
     }
 
@@ -68,7 +57,7 @@ class HostFilesOnNodeIT {
         long generation = GoOracle.JSON.readTree(Files.readAllBytes(hostFile)).at("/metadata/generation").asLong();
         byte[] rewritten = withGeneration(generation + 1);
         Files.write(hostFile, rewritten, StandardOpenOption.WRITE, StandardOpenOption.TRUNCATE_EXISTING);
-        JsonNode expected = oracle.decode(rewritten).get("object");
+        JsonNode expected = NODE.goReader().oracle().decode(rewritten).get("object");
         String served = Eventually.await(PROPAGATION, () -> {
             try {
                 return driverView();
@@ -76,7 +65,7 @@ class HostFilesOnNodeIT {
                 throw new IllegalStateException(e);
             }
         }, body -> body.contains("\"generation\":" + (generation + 1)), "the rewrite in place served in the pod");
-        assertEquals(expected, oracle.canonical(GoOracle.JSON.readTree(served)).get("object"),
+        assertEquals(expected, NODE.goReader().oracle().canonical(GoOracle.JSON.readTree(served)).get("object"),
                 "the rewritten file, as Go decodes it");
 
         Path next = hostFile.resolveSibling(".metadata.json.tmp");
@@ -84,7 +73,7 @@ class HostFilesOnNodeIT {
         Files.move(next, hostFile, StandardCopyOption.ATOMIC_MOVE, StandardCopyOption.REPLACE_EXISTING);
         String headers = Eventually.await(PROPAGATION, () -> {
             try {
-                return PODS.exec(pod, NodePods.APP, "curl", "-s", "-o", "/dev/null", "-D", "-",
+                return NODE.pods().exec(pod, AppPods.APP, "curl", "-s", "-o", "/dev/null", "-D", "-",
                         "localhost:8089/claims/gpu-claim/gpu");
             } catch (Exception e) {
                 throw new IllegalStateException(e);
@@ -97,15 +86,15 @@ class HostFilesOnNodeIT {
 
     @Test
     void theSidecarsMemoryCgroupStaysInsideTheManifestsLimitUnderTheReadmesExamples() throws Exception {
-        String id = NodePods.status(PODS.get(pod), NodePods.SIDECAR).getContainerID().replaceFirst("^containerd://", "");
-        String memory = Files.readAllLines(Path.of("/proc", Long.toString(PODS.hostPid(id)), "cgroup")).stream()
+        String id = AppPods.status(NODE.pods().get(pod), AppPods.SIDECAR).getContainerID().replaceFirst("^containerd://", "");
+        String memory = Files.readAllLines(Path.of("/proc", Long.toString(NODE.pods().hostPid(id)), "cgroup")).stream()
                 .filter(line -> line.split(":")[1].equals("memory")).findFirst().orElseThrow().split(":", 3)[2];
         Path cgroup = Path.of("/sys/fs/cgroup/memory" + memory);
         long limit = Long.parseLong(Files.readString(cgroup.resolve("memory.limit_in_bytes")).strip());
         assertEquals(160L * 1024 * 1024, limit, "the manifest's limit, as kubelet set it on the sidecar's cgroup");
         for (int round = 0; round < 20; round++) {
             for (String path : new String[] {"/claims", "/claims/gpu-claim/gpu", "/template-claims/my-gpu/gpu"}) {
-                PODS.exec(pod, NodePods.APP, "curl", "-s", "-o", "/dev/null", "localhost:8089" + path);
+                NODE.pods().exec(pod, AppPods.APP, "curl", "-s", "-o", "/dev/null", "localhost:8089" + path);
             }
         }
         long peak = Long.parseLong(Files.readString(cgroup.resolve("memory.max_usage_in_bytes")).strip());

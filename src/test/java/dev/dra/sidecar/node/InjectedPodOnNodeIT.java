@@ -1,17 +1,12 @@
 package dev.dra.sidecar.node;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.dra.sidecar.testsupport.GoOracle;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
-import java.nio.file.Files;
 import java.util.List;
 import java.util.Map;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -26,118 +21,64 @@ class InjectedPodOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
-    private static GoOracle oracle;
 
     @BeforeAll
     static void applyTheInjection() throws Exception {
-        oracle = GoOracle.start();
-        PODS.applyInjection();
+        NODE.pods().applyInjection();
     }
 
-    @AfterAll
-    static void stopTheOracle() {
-        if (oracle != null) {
-            oracle.close();
-        }
-    }
-
+    /** The claim {@code pair} of two requests, {@code a} and {@code b}, and the template {@code single}. */
     private static void claims(String namespace) {
-        NODE.load("""
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: pair}
-                spec:
-                  devices:
-                    requests:
-                      - {name: a, exactly: {deviceClassName: gpu.example.com}}
-                      - {name: b, exactly: {deviceClassName: gpu.example.com}}
-                ---
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaimTemplate
-                metadata: {name: single}
-                spec:
-                  spec:
-                    devices:
-                      requests:
-                        - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
-                """).forEach(o -> NODE.client().resource(o).inNamespace(namespace).create());
+        NODE.create(namespace, ClaimManifests.all(ClaimManifests.claim("pair", "a", "b"),
+                ClaimManifests.template("single", "gpu")));
     }
 
+    /** The pod {@code name} with the claims of {@link #claims}, whose app runs {@code script} with sh, then sleeps. */
     private static Pod app(String namespace, String name, String script) {
-        Pod pod = NODE.load("""
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: %s}
-                spec:
-                  automountServiceAccountToken: false
-                  securityContext: {runAsNonRoot: true, runAsUser: 1001, runAsGroup: 1001, seccompProfile: {type: RuntimeDefault}}
-                  resourceClaims:
-                    - {name: pair, resourceClaimName: pair}
-                    - {name: own, resourceClaimTemplateName: single}
-                  containers:
-                    - name: app
-                      image: app
-                      command: ["/bin/sh", "-c", %s]
-                      resources: {claims: [{name: pair}, {name: own}]}
-                      securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
-                """.formatted(name, GoOracle.JSON.valueToTree(script + "; exec sleep 3600"))).stream()
-                .map(Pod.class::cast).findFirst().orElseThrow();
-        pod.getMetadata().setNamespace(namespace);
-        return pod;
+        return NODE.pods().app(namespace, name, List.of("/bin/sh", "-c", script + "; exec sleep 3600"),
+                AppPods.claim("pair", "pair"), AppPods.fromTemplate("own", "single"));
     }
 
+    /** What Go decodes from the driver's file of {@code claim}'s {@code request} on the host, but its generation. */
     private static JsonNode goDecodeWithoutGeneration(String namespace, String claim, String request) throws Exception {
-        JsonNode answer = oracle.decode(Files.readAllBytes(PODS.hostFile(namespace, claim, request)));
-        assertTrue(answer.get("ok").asBoolean(), answer.toString());
-        ObjectNode object = (ObjectNode) answer.get("object");
-        ((ObjectNode) object.get("metadata")).remove("generation");
-        return object;
-    }
-
-    private static JsonNode asGoSeesIt(String served) throws Exception {
-        JsonNode answer = oracle.canonical(GoOracle.JSON.readTree(served));
-        assertTrue(answer.get("ok").asBoolean(), answer + "\n" + served);
-        return answer.get("object");
+        return GoReader.withoutGeneration(NODE.goReader().decode(NODE.pods().hostFile(namespace, claim, request)));
     }
 
     @Test
     void anOptedInPodGetsTheSidecarAndItsAppReadsEveryRequestAsGoDecodesIt() throws Exception {
-        String namespace = NODE.restrictedNamespace("injected", Map.of(NodePods.OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("injected", AppPods.optIn());
         claims(namespace);
         Pod pod = app(namespace, "injected", "for p in claims/pair/a claims/pair/b template-claims/own/gpu; do "
                 + "curl -fsS localhost:8089/$p; echo; done");
-        PODS.useNodeImages(pod.getSpec());
         Pod created = NODE.client().resource(pod).create();
-        assertEquals(NodePods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
-        Pod running = PODS.awaitAppRunning(created);
+        assertEquals(AppPods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
+        Pod running = NODE.pods().awaitAppRunning(created);
 
-        List<NodePods.TimedLine> lines = PODS.awaitLog(running, NodePods.APP, 3);
-        assertEquals(goDecodeWithoutGeneration(namespace, "pair", "a"), asGoSeesIt(lines.get(0).text()), "claims/pair/a");
-        assertEquals(goDecodeWithoutGeneration(namespace, "pair", "b"), asGoSeesIt(lines.get(1).text()), "claims/pair/b");
-        assertEquals(goDecodeWithoutGeneration(namespace, NodePods.generatedClaim(running, "own"), "gpu"),
-                asGoSeesIt(lines.get(2).text()), "template-claims/own/gpu (podClaimName own)");
+        List<TimedLine> lines = NODE.pods().awaitLog(running, AppPods.APP, 3);
+        assertEquals(goDecodeWithoutGeneration(namespace, "pair", "a"), NODE.goReader().asGoSeesIt(lines.get(0).text()), "claims/pair/a");
+        assertEquals(goDecodeWithoutGeneration(namespace, "pair", "b"), NODE.goReader().asGoSeesIt(lines.get(1).text()), "claims/pair/b");
+        assertEquals(goDecodeWithoutGeneration(namespace, AppPods.generatedClaim(running, "own"), "gpu"),
+                NODE.goReader().asGoSeesIt(lines.get(2).text()), "template-claims/own/gpu (podClaimName own)");
     }
 
     @Test
     void aSidecarNarrowedToOneRequestSeesThatRequestOnly() throws Exception {
         String namespace = NODE.restrictedNamespace("narrowed", Map.of());
         claims(namespace);
-        Pod base = PODS.basePod(namespace, "unused");
+        Pod base = NODE.pods().basePod(namespace, "unused");
         Pod pod = new PodBuilder(app(namespace, "narrowed", "curl -fsS localhost:8089/claims; echo")).editSpec()
-                .withInitContainers(NodePods.container(base, NodePods.SIDECAR)).withVolumes(base.getSpec().getVolumes())
+                .withInitContainers(AppPods.container(base, AppPods.SIDECAR)).withVolumes(base.getSpec().getVolumes())
                 .endSpec().build();
         var sidecar = pod.getSpec().getInitContainers().get(0);
         sidecar.getResources().setClaims(List.of(new io.fabric8.kubernetes.api.model.ResourceClaimBuilder()
                 .withName("pair").withRequest("a").build()));
         sidecar.getEnv().stream().filter(e -> e.getName().equals("DRA_METADATA_EXPECTED_CLAIMS")).findFirst()
                 .orElseThrow().setValue("claims/pair/a");
-        PODS.useNodeImages(pod.getSpec());
-        Pod running = PODS.awaitAppRunning(NODE.client().resource(pod).create());
+        Pod running = NODE.pods().awaitAppRunning(NODE.client().resource(pod).create());
 
-        assertEquals("{\"claims\":[{\"name\":\"pair\",\"requests\":[\"a\"]}],\"devices\":\"/devices\"}", PODS.awaitLog(running, NodePods.APP, 1).get(0).text(),
+        assertEquals("{\"claims\":[{\"name\":\"pair\",\"requests\":[\"a\"]}],\"devices\":\"/devices\"}", NODE.pods().awaitLog(running, AppPods.APP, 1).get(0).text(),
                 "the sidecar lists the one request its container lists");
-        assertEquals("404", PODS.exec(running, NodePods.APP, "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
+        assertEquals("404", NODE.pods().exec(running, AppPods.APP, "curl", "-s", "-o", "/dev/null", "-w", "%{http_code}",
                 "localhost:8089/claims/pair/b"), "the other request is not there for it");
     }
 }

@@ -14,8 +14,9 @@ import java.util.stream.Stream;
 
 /**
  * A real single-node Kubernetes run by {@code src/test/kube-node/start.sh} (kube-apiserver, etcd, containerd,
- * kubelet, kube-scheduler, kube-controller-manager, the upstream DRA test driver), the binaries built once by the
- * {@code build.sh} scripts into a cache that later runs reuse. Output goes to {@code target/kube-node/}.
+ * kubelet, kube-scheduler, kube-controller-manager, the upstream DRA test driver and the two attribute drivers of
+ * {@code attribute-drivers.sh}), the binaries built once by the {@code build.sh} scripts into a cache that later runs
+ * reuse. Output goes to {@code target/kube-node/}.
  *
  * <p>{@link #close()} stops it (the script's trap deletes the pods, removes every process, mount, link and file the
  * node made, and checks that nothing is left) and fails when the script says it left something or failed; should
@@ -28,13 +29,32 @@ final class KubeNode implements AutoCloseable {
     private static final String TESTS = "the real-node tests";
     /** The name of the upstream DRA test driver the node runs (its devices, ResourceSlices and plugin). */
     static final String TEST_DRIVER = "test-driver.cdi.k8s.io";
+    /**
+     * The attribute driver that writes no metadata files: devices gpu-0..gpu-7 with the attributes uuid, memory,
+     * driverVersion and index, gpu-7 also example.com/mixed (DeviceClasses attributes.example.com and
+     * mixed.example.com). Its component is {@value #ATTRIBUTE_DRIVER_COMPONENT}; env keys attribute_driver,
+     * attribute_driver_devices (the devices file: replace it by rename to republish), attribute_driver_plugin_dir.
+     */
+    static final String ATTRIBUTE_DRIVER = "attributes.example.com";
+    static final String ATTRIBUTE_DRIVER_COMPONENT = "attribute-driver";
+    /**
+     * The attribute driver that writes metadata files: device nic-0 with model and example.com/mixed (DeviceClass
+     * mixed.example.com). Its component is {@value #ATTRIBUTE_FILE_DRIVER_COMPONENT}; env keys attribute_file_driver,
+     * attribute_file_driver_devices, attribute_file_driver_plugin_dir.
+     */
+    static final String ATTRIBUTE_FILE_DRIVER = "files.example.com";
+    static final String ATTRIBUTE_FILE_DRIVER_COMPONENT = "attribute-file-driver";
     private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(90);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(240);
     private static final Duration STOP_GRACE = Duration.ofSeconds(90);
 
     private final ScriptedComponent component;
     final String kubeconfig;
-    /** The node's facts from start.sh's {@code env} file: containerd_socket, ctr, app_image, node, plugin_dir. */
+    /**
+     * The node's facts from start.sh's {@code env} file: containerd_socket, ctr, app_image, node, driver, plugin_dir,
+     * registry_hosts_dir, and the attribute drivers' keys (see {@link #ATTRIBUTE_DRIVER},
+     * {@link #ATTRIBUTE_FILE_DRIVER}).
+     */
     final Map<String, String> env;
 
     private KubeNode(ScriptedComponent component) {
@@ -79,7 +99,8 @@ final class KubeNode implements AutoCloseable {
 
     /**
      * Stops ({@code "stop"}) or starts again ({@code "start"}) one component of the running node alone, with the same
-     * command line and state (component.sh: containerd, kubelet, kube-scheduler, kube-controller-manager, test-driver).
+     * command line and state (component.sh: containerd, kubelet, kube-scheduler, kube-controller-manager, test-driver,
+     * attribute-driver, attribute-file-driver).
      * Returns once the process is gone or started; what it serves afterwards is for the caller to wait for.
      *
      * @throws IllegalStateException when start.sh refuses (not running, running already) or does not answer
@@ -112,9 +133,14 @@ final class KubeNode implements AutoCloseable {
      * (start.sh raises the plugin manager's verbosity for that line).
      */
     long driverRegistrations() {
+        return driverRegistrations(TEST_DRIVER);
+    }
+
+    /** How many times kubelet has registered the kubelet plugin of the driver so far, as kubelet.log says. */
+    long driverRegistrations(String driver) {
         try (Stream<String> lines = Files.lines(STATE.resolve("kubelet.log"), StandardCharsets.ISO_8859_1)) {
             return lines.filter(line -> line.contains("\"Registered DRA plugin\"")
-                    && line.contains("driverName=\"" + TEST_DRIVER + "\"")).count();
+                    && line.contains("driverName=\"" + driver + "\"")).count();
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }

@@ -7,6 +7,7 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.dsl.NonDeletingOperation;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
@@ -19,6 +20,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.Stream;
+import org.junit.jupiter.api.extension.AfterAllCallback;
 import org.junit.jupiter.api.extension.BeforeAllCallback;
 import org.junit.jupiter.api.extension.ExtensionContext;
 import org.junit.jupiter.api.extension.TestWatcher;
@@ -26,11 +28,13 @@ import org.junit.jupiter.api.extension.TestWatcher;
 /**
  * Gives a test class the one real node of {@link KubeNode} (only one can run per machine: started by the first
  * class that needs it, stopped when the test run ends, which fails the run if the node left anything behind), a
- * client for its API server, and the sidecar image imported into its containerd. Without root, Go or podman every test of the class is skipped and says why.
- * The node's logs at a failed test are kept in {@code target/kube-node-failed/<class>.<method>/}: a later class may
- * start the node again, which starts its logs afresh.
+ * client for its API server, the sidecar image imported into its containerd, the class's app pods there
+ * ({@link #pods()}) and a Go reader of its own ({@link #goReader()}, stopped after the class). Without root, Go or
+ * podman every test of the class is skipped and says why. The node's logs at a failed test are kept in
+ * {@code target/kube-node-failed/<class>.<method>/}: a later class may start the node again, which starts its logs
+ * afresh.
  */
-final class KubeNodeExtension implements BeforeAllCallback, TestWatcher {
+final class KubeNodeExtension implements BeforeAllCallback, AfterAllCallback, TestWatcher {
 
     private static final Path FAILED_LOGS = Path.of("target/kube-node-failed");
 
@@ -40,6 +44,8 @@ final class KubeNodeExtension implements BeforeAllCallback, TestWatcher {
             "pod-security.kubernetes.io/warn", "restricted");
 
     private Holder holder;
+    private final AppPods pods = new AppPods(this);
+    private final GoReader goReader = new GoReader();
 
     /** The node, its client and the images, or why there is none. */
     private record Shared(KubeNode node, KubernetesClient client, String sidecarImage, String unavailable)
@@ -67,13 +73,11 @@ final class KubeNodeExtension implements BeforeAllCallback, TestWatcher {
             }
         }
 
+        /** Closes the client, then stops the node (which fails if it left anything); an unavailable one has neither. */
         @Override
         public void close() {
-            if (client != null) {
-                client.close();
-            }
-            if (node != null) {
-                node.close();
+            try (KubeNode stopped = node; KubernetesClient closed = client) {
+                // try-with-resources closes them in reverse order and passes over a null one
             }
         }
     }
@@ -99,6 +103,11 @@ final class KubeNodeExtension implements BeforeAllCallback, TestWatcher {
     }
 
     @Override
+    public void afterAll(ExtensionContext context) {
+        goReader.close();
+    }
+
+    @Override
     public void testFailed(ExtensionContext context, Throwable cause) {
         Path to = FAILED_LOGS.resolve(context.getRequiredTestClass().getSimpleName() + "."
                 + context.getRequiredTestMethod().getName());
@@ -113,12 +122,24 @@ final class KubeNodeExtension implements BeforeAllCallback, TestWatcher {
         }
     }
 
+    /** A client of the node's API server, as cluster admin. */
     KubernetesClient client() {
         return holder.current.client();
     }
 
+    /** The node itself: its facts ({@link KubeNode#env}) and its components. */
     KubeNode node() {
         return holder.current.node();
+    }
+
+    /** The class's app pods on the node: made from the shipped manifests, waited for, looked into. */
+    AppPods pods() {
+        return pods;
+    }
+
+    /** The class's Go reader: its oracle starts at the first question and stops after the class's tests. */
+    GoReader goReader() {
+        return goReader;
     }
 
     /** The sidecar image's name in the node's containerd. */
@@ -162,5 +183,20 @@ final class KubeNodeExtension implements BeforeAllCallback, TestWatcher {
     /** The objects of a YAML text, as the client types them. */
     List<HasMetadata> load(String yaml) {
         return client().load(new ByteArrayInputStream(yaml.getBytes(StandardCharsets.UTF_8))).items();
+    }
+
+    /** Creates every object of {@code yaml} in {@code namespace}, in their order; fails if one is there already. */
+    void create(String namespace, String yaml) {
+        load(yaml).forEach(object -> client().resource(object).inNamespace(namespace).create());
+    }
+
+    /** Creates every object of {@code yaml} (cluster-scoped ones), or updates it where it is there already. */
+    void apply(String yaml) {
+        load(yaml).forEach(object -> client().resource(object).createOr(NonDeletingOperation::update));
+    }
+
+    /** Deletes every object of {@code yaml} (cluster-scoped ones) that is there. */
+    void delete(String yaml) {
+        load(yaml).forEach(object -> client().resource(object).delete());
     }
 }

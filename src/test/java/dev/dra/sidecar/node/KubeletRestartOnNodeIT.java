@@ -22,8 +22,6 @@ class KubeletRestartOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    /** Longer than any pause a loaded 2-core machine gives a process, far shorter than any outage. */
-    static final long MAX_GAP_MS = 2000;
     private static final Duration DOWN = Duration.ofSeconds(3);
 
     @Test
@@ -45,14 +43,14 @@ class KubeletRestartOnNodeIT {
             Duration probed = Eventually.awaitTrue(Duration.ofSeconds(60), "kubelet probing the sidecar again",
                     () -> app.successfulProbes("Liveness") >= 1);
             Pod after = Eventually.await(Duration.ofSeconds(30), app::now,
-                    p -> LoopingApp.containers(p).equals(before) && LoopingApp.ready(p), "kubelet reporting the pod");
+                    p -> LoopingApp.containers(p).equals(before) && AppPods.ready(p), "kubelet reporting the pod");
             LoopingApp.Seen seen = app.seenSince(fault);
             System.err.printf("[node] kubelet stopped %d ms: the app saw %s; the rewrite served %d ms after it was"
                     + " written; probes again %d ms after the start%n", (back - fault) / 1_000_000, seen,
                     (served.answeredNs() - written[0]) / 1_000_000, probed.toMillis());
 
             assertEquals(List.of(), seen.notOk(), "every answer 200: " + seen);
-            assertTrue(seen.longestGapMs() < MAX_GAP_MS, "answered throughout: " + seen);
+            assertTrue(seen.longestGapMs() < LoopingApp.MAX_GAP_MS, "answered throughout: " + seen);
             assertTrue(served.answeredNs() < back, "the rewrite was served while kubelet was down");
             assertEquals(before, LoopingApp.containers(after), "neither container restarted");
             List<String> reported = app.reported().stream().map(LoopingApp::containers).toList();

@@ -28,7 +28,6 @@ class LongPollAtDeletionOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
     private static final String POLLER = "long-poller";
     /** How long after its container's end kubelet may take to close a followed log. */
     private static final Duration LOG_END = Duration.ofSeconds(30);
@@ -55,7 +54,7 @@ class LongPollAtDeletionOnNodeIT {
     @Test
     void aLongPollWaitingAtDeletionIsAnsweredWithTheCurrentMetadataAndTheSidecarExitsZero() throws Exception {
         String namespace = NODE.restrictedNamespace("long-poll", Map.of());
-        Pod pod = PODS.basePod(namespace, "long-poll");
+        Pod pod = NODE.pods().basePod(namespace, "long-poll");
         pod.getMetadata().setFinalizers(List.of(HOLD));
         pod.getSpec().setTerminationGracePeriodSeconds(10L);
         Container poller = new ContainerBuilder().withName(POLLER).withImage(NODE.appImage())
@@ -65,30 +64,30 @@ class LongPollAtDeletionOnNodeIT {
         pod.getSpec().getInitContainers().add(0, poller);
         NODE.client().resource(pod).create();
         try {
-            Pod running = PODS.awaitAppRunning(pod);
-            List<NodePods.TimedLine> before = PODS.awaitLog(running, POLLER, 3);
+            Pod running = NODE.pods().awaitAppRunning(pod);
+            List<TimedLine> before = NODE.pods().awaitLog(running, POLLER, 3);
             assertEquals("first status: HTTP/1.1 200 OK", before.get(0).text(), "the sidecar answered the poller");
             String etag = before.get(2).text().replaceFirst("^waiting, lastEtag ", "");
             assertTrue(etag.startsWith("\""), "the poller waits with the ETag it got: " + before);
             // The poller has logged that it is about to wait; the sidecar's gauge says when its request arrived.
-            Eventually.await(NodePods.POD_START, () -> waiters(running), "dra_long_poll_waiters 1.0"::equals,
+            Eventually.await(AppPods.POD_START, () -> waiters(running), "dra_long_poll_waiters 1.0"::equals,
                     "the sidecar's gauge counting the poller's long poll");
 
             // Followed from now on: kubelet removes a deleted pod's containers, logs and all, soon after they end.
-            try (FollowedLog pollerLog = PODS.follow(running, POLLER);
-                    FollowedLog sidecarFollowed = PODS.follow(running, NodePods.SIDECAR)) {
+            try (FollowedLog pollerLog = NODE.pods().follow(running, POLLER);
+                    FollowedLog sidecarFollowed = NODE.pods().follow(running, AppPods.SIDECAR)) {
                 NODE.client().resource(running).delete();
-                Pod ended = Eventually.await(Duration.ofSeconds(60), () -> PODS.get(running), p -> terminated(p, NodePods.APP)
-                        && terminated(p, NodePods.SIDECAR) && terminated(p, POLLER), "the pod's three containers ended");
+                Pod ended = Eventually.await(Duration.ofSeconds(60), () -> NODE.pods().get(running), p -> terminated(p, AppPods.APP)
+                        && terminated(p, AppPods.SIDECAR) && terminated(p, POLLER), "the pod's three containers ended");
 
-                List<NodePods.TimedLine> log = pollerLog.lines(LOG_END);
-                String all = String.join("\n", log.stream().map(NodePods.TimedLine::text).toList());
+                List<TimedLine> log = pollerLog.lines(LOG_END);
+                String all = String.join("\n", log.stream().map(TimedLine::text).toList());
                 assertEquals("answer status: HTTP/1.1 200 OK", line(log, "answer status: ").text(), all);
                 assertEquals("answer etag: " + etag, line(log, "answer etag: ").text(), "the same ETag: nothing changed\n" + all);
                 assertEquals(line(log, "first body: ").text().replaceFirst("^first ", ""),
                         line(log, "answer body: ").text().replaceFirst("^answer ", ""),
                         "the answer is the current representation\n" + all);
-                ContainerStatus app = NodePods.status(ended, NodePods.APP);
+                ContainerStatus app = AppPods.status(ended, AppPods.APP);
                 Instant appFinished = Instant.parse(app.getState().getTerminated().getFinishedAt());
                 Instant answered = line(log, "answer status: ").time();
                 // finishedAt has whole seconds: the answer came after the app had ended, when the sidecar was stopped.
@@ -98,10 +97,10 @@ class LongPollAtDeletionOnNodeIT {
                         Duration.between(before.get(2).time(), answered).toMillis(), line(log, "answer status: ").text(),
                         Duration.between(appFinished, answered).toMillis());
                 String sidecarLog = String.join("\n", sidecarFollowed.lines(LOG_END).stream()
-                        .map(NodePods.TimedLine::text).toList());
+                        .map(TimedLine::text).toList());
                 assertTrue(sidecarLog.contains("Stopping: answered 1 long poll(s) with the current metadata"),
                         "the sidecar says it answered the waiting poll as it stopped:\n" + sidecarLog);
-                assertEquals(0, NodePods.status(ended, NodePods.SIDECAR).getState().getTerminated().getExitCode(),
+                assertEquals(0, AppPods.status(ended, AppPods.SIDECAR).getState().getTerminated().getExitCode(),
                         "the sidecar's exit status on SIGTERM");
             }
         } finally {
@@ -110,13 +109,13 @@ class LongPollAtDeletionOnNodeIT {
             NODE.client().pods().inNamespace(namespace).withName("long-poll")
                     .patch(PatchContext.of(PatchType.JSON_MERGE), "{\"metadata\":{\"finalizers\":null}}");
         }
-        Eventually.await(Duration.ofSeconds(60), () -> PODS.get(pod), p -> p == null, "the pod gone");
+        Eventually.await(Duration.ofSeconds(60), () -> NODE.pods().get(pod), p -> p == null, "the pod gone");
     }
 
     /** The sidecar's gauge line of waiting long polls, scraped from inside the pod (its network namespace). */
     private static String waiters(Pod pod) {
         try {
-            return PODS.exec(pod, NodePods.APP, "curl", "-fsS", "localhost:9000/q/metrics").lines()
+            return NODE.pods().exec(pod, AppPods.APP, "curl", "-fsS", "localhost:9000/q/metrics").lines()
                     .filter(l -> l.startsWith("dra_long_poll_waiters ")).findFirst().orElse("no dra_long_poll_waiters");
         } catch (java.io.IOException e) {
             throw new java.io.UncheckedIOException(e);
@@ -127,12 +126,12 @@ class LongPollAtDeletionOnNodeIT {
     }
 
     private static boolean terminated(Pod pod, String container) {
-        ContainerStatus status = NodePods.status(pod, container);
+        ContainerStatus status = AppPods.status(pod, container);
         return status != null && status.getState() != null && status.getState().getTerminated() != null;
     }
 
-    private static NodePods.TimedLine line(List<NodePods.TimedLine> log, String prefix) {
-        NodePods.TimedLine found = log.stream().filter(l -> l.text().startsWith(prefix)).findFirst().orElse(null);
+    private static TimedLine line(List<TimedLine> log, String prefix) {
+        TimedLine found = log.stream().filter(l -> l.text().startsWith(prefix)).findFirst().orElse(null);
         assertNotNull(found, "a line \"" + prefix + "...\" in the poller's log: " + log);
         return found;
     }

@@ -4,7 +4,7 @@ import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.GoOracle;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Pod;
-import io.fabric8.kubernetes.api.model.PodCondition;
+import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.client.Watch;
 import io.fabric8.kubernetes.client.Watcher;
 import io.fabric8.kubernetes.client.WatcherException;
@@ -17,7 +17,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
@@ -31,6 +30,11 @@ final class LoopingApp implements AutoCloseable {
 
     static final Path SCRIPT = KubeNode.SCRIPTS.resolve("app-answers.py");
     static final int GETS_PER_SECOND = 20;
+    /**
+     * The longest time between two of the app's answers that still counts as answered throughout: longer than any
+     * pause a loaded 2-core machine gives a process, far shorter than any outage.
+     */
+    static final long MAX_GAP_MS = 2000;
 
     private final KubeNodeExtension node;
     final String namespace;
@@ -46,7 +50,7 @@ final class LoopingApp implements AutoCloseable {
         this.started = started;
         this.answers = Path.of("/var/lib/kubelet/pods", started.getMetadata().getUid(),
                 "volumes/kubernetes.io~empty-dir/answers/answers");
-        this.hostFile = new NodePods(node).hostFile(namespace, "gpu-claim", "gpu");
+        this.hostFile = node.pods().hostFile(namespace, "gpu-claim", "gpu");
         this.watch = node.client().pods().inNamespace(namespace).withName(started.getMetadata().getName())
                 .watch(new Watcher<Pod>() {
                     @Override
@@ -66,50 +70,26 @@ final class LoopingApp implements AutoCloseable {
      * once the sidecar is ready and the app has its first {@code 200}.
      */
     static LoopingApp start(KubeNodeExtension node, String prefix) throws Exception {
-        NodePods pods = new NodePods(node);
+        AppPods pods = node.pods();
         pods.applyInjection();
-        String namespace = node.restrictedNamespace(prefix, Map.of(NodePods.OPT_IN, "true"));
-        node.load("""
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: gpu-claim}
-                spec:
-                  devices:
-                    requests:
-                      - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
-                """).forEach(o -> node.client().resource(o).inNamespace(namespace).create());
+        String namespace = node.restrictedNamespace(prefix, AppPods.optIn());
+        node.create(namespace, ClaimManifests.GPU_CLAIM);
         String path = "/claims/gpu-claim/gpu/drivers/" + node.node().env.get("driver");
         List<String> command = List.of("/usr/bin/python3", "-c", Files.readString(SCRIPT), path, "/answers/answers",
                 Integer.toString(GETS_PER_SECOND), "0");
-        Pod pod = node.load("""
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: app}
-                spec:
-                  automountServiceAccountToken: false
-                  terminationGracePeriodSeconds: 2
-                  securityContext: {runAsNonRoot: true, runAsUser: 1001, runAsGroup: 1001, seccompProfile: {type: RuntimeDefault}}
-                  resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]
-                  volumes: [{name: answers, emptyDir: {}}]
-                  containers:
-                    - name: app
-                      image: app
-                      command: %s
-                      resources: {claims: [{name: gpu}]}
-                      volumeMounts: [{name: answers, mountPath: /answers}]
-                      securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
-                """.formatted(GoOracle.JSON.writeValueAsString(command))).stream().map(Pod.class::cast).findFirst()
-                .orElseThrow();
-        pod.getMetadata().setNamespace(namespace);
-        pods.useNodeImages(pod.getSpec());
+        Pod pod = new PodBuilder(pods.app(namespace, "app", command, AppPods.claim("gpu", "gpu-claim"))).editSpec()
+                .withTerminationGracePeriodSeconds(2L)
+                .addNewVolume().withName("answers").withNewEmptyDir().endEmptyDir().endVolume()
+                .editFirstContainer().addNewVolumeMount().withName("answers").withMountPath("/answers").endVolumeMount()
+                .endContainer().endSpec().build();
         // The policy reaches admission through an informer: a dry run shows when it injects.
         Eventually.await(Duration.ofSeconds(60), () -> node.client().resource(pod).dryRun().create(),
                 p -> !p.getSpec().getInitContainers().isEmpty(), "the injection policy in effect");
         Pod created = node.client().resource(pod).create();
-        Pod running = Eventually.await(NodePods.POD_START, () -> pods.get(created),
-                p -> NodePods.running(p, NodePods.APP) && ready(p), "pod " + namespace + "/app Ready");
+        Pod running = Eventually.await(AppPods.POD_START, () -> pods.get(created),
+                p -> AppPods.running(p, AppPods.APP) && AppPods.ready(p), "pod " + namespace + "/app Ready");
         LoopingApp app = new LoopingApp(node, namespace, running);
-        Eventually.await(NodePods.POD_START, app::answers, a -> a.stream().anyMatch(Answer::ok),
+        Eventually.await(AppPods.POD_START, app::answers, a -> a.stream().anyMatch(Answer::ok),
                 "the app's first 200");
         return app;
     }
@@ -188,6 +168,7 @@ final class LoopingApp implements AutoCloseable {
         }
     }
 
+    /** What the app saw from {@code fromNs} on (wall clock, ns): its answers, longest gap and answers not 200. */
     Seen seenSince(long fromNs) {
         List<Answer> window = answers().stream().filter(a -> a.answeredNs() >= fromNs).toList();
         long last = fromNs;
@@ -208,7 +189,7 @@ final class LoopingApp implements AutoCloseable {
 
     /** The pod as the API server has it now. */
     Pod now() {
-        return new NodePods(node).get(started);
+        return node.pods().get(started);
     }
 
     /**
@@ -228,21 +209,16 @@ final class LoopingApp implements AutoCloseable {
         }
         String pod = "pod=\"" + started.getMetadata().getName() + "\"";
         return metrics.lines().filter(l -> l.startsWith("prober_probe_total{") && l.contains("container=\""
-                + NodePods.SIDECAR + "\"") && l.contains("namespace=\"" + namespace + "\"") && l.contains(pod)
+                + AppPods.SIDECAR + "\"") && l.contains("namespace=\"" + namespace + "\"") && l.contains(pod)
                 && l.contains("probe_type=\"" + probeType + "\"") && l.contains("result=\"successful\""))
                 .mapToLong(l -> (long) Double.parseDouble(l.substring(l.lastIndexOf(' ') + 1))).sum();
-    }
-
-    static boolean ready(Pod pod) {
-        return pod.getStatus().getConditions().stream().filter(c -> c.getType().equals("Ready"))
-                .map(PodCondition::getStatus).findFirst().orElse("").equals("True");
     }
 
     /** The container IDs and restart counts of the app and the sidecar: what stays equal when nothing restarts. */
     static String containers(Pod pod) {
         StringBuilder out = new StringBuilder();
-        for (String name : List.of(NodePods.SIDECAR, NodePods.APP)) {
-            ContainerStatus status = NodePods.status(pod, name);
+        for (String name : List.of(AppPods.SIDECAR, AppPods.APP)) {
+            ContainerStatus status = AppPods.status(pod, name);
             out.append(name).append('=').append(status == null ? "none" : status.getContainerID() + "/restarts "
                     + status.getRestartCount() + "/ready " + status.getReady()).append(' ');
         }

@@ -15,7 +15,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
-import java.util.Map;
 
 /**
  * Node mode as deploy/kubernetes/node ships it, on the real node: the agent's DaemonSet with the image imported into
@@ -26,7 +25,6 @@ import java.util.Map;
 final class NodeAgent {
 
     static final Path DIR = Path.of("deploy/kubernetes/node");
-    static final String OPT_IN = "dra-metadata-sidecar.dra.dev/inject";
     static final String TOKEN = "/var/run/secrets/dra-metadata/token";
     private static final Duration READY = Duration.ofSeconds(120);
 
@@ -40,7 +38,7 @@ final class NodeAgent {
 
     /** Applies node mode (creating or updating each object) and waits until the agent's pod is ready. */
     static NodeAgent deploy(KubeNodeExtension node) throws Exception {
-        for (HasMetadata object : reversed(node.load(Kustomize.render(Path.of("deploy/kubernetes/injection"))))) {
+        for (HasMetadata object : reversed(node.load(Kustomize.render(AppPods.INJECTION)))) {
             if (!(object instanceof Namespace)) {
                 node.client().resource(object).delete();
             }
@@ -75,7 +73,7 @@ final class NodeAgent {
                 "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", "true");
         // A refusal is not enforced yet either: admission keeps the sidecar's deleted binding of the same name a
         // moment longer than its parameters, and refuses opted-in pods meanwhile (no params found).
-        new NodePods(node).awaitAdmitted(probe, READY, pod -> pod.getSpec().getContainers().get(0).getEnv().stream()
+        node.pods().awaitAdmitted(probe, READY, pod -> pod.getSpec().getContainers().get(0).getEnv().stream()
                 .anyMatch(env -> env.getName().equals("DRA_METADATA_URL")), "the node-mode injection enforced");
     }
 
@@ -114,18 +112,14 @@ final class NodeAgent {
     /** The agent's pod once it is ready, and is not {@code not} (the name of a pod that was deleted). */
     Pod awaitReady(String not) {
         return Eventually.await(READY, () -> node.client().pods().inNamespace(namespace).list().getItems(),
-                pods -> pods.size() == 1 && !pods.get(0).getMetadata().getName().equals(not) && ready(pods.get(0))
+                pods -> pods.size() == 1 && !pods.get(0).getMetadata().getName().equals(not) && AppPods.ready(pods.get(0))
                         && pods.get(0).getMetadata().getDeletionTimestamp() == null,
                 "the agent's pod ready").get(0);
     }
 
+    /** The agent's pod as the API server lists it now (the DaemonSet's one pod on the node). */
     Pod pod() {
         return node.client().pods().inNamespace(namespace).list().getItems().get(0);
-    }
-
-    private static boolean ready(Pod pod) {
-        return pod.getStatus() != null && pod.getStatus().getConditions().stream()
-                .anyMatch(c -> c.getType().equals("Ready") && c.getStatus().equals("True"));
     }
 
     /** Deletes the agent's pod; the DaemonSet makes a new one. Returns it once ready. */
@@ -136,9 +130,9 @@ final class NodeAgent {
     }
 
     /** The agent container's memory cgroup directory on the host (cgroup v1). */
-    Path memoryCgroup(NodePods pods) throws Exception {
-        String id = NodePods.status(pod(), "agent").getContainerID().replaceFirst("^containerd://", "");
-        String memory = Files.readAllLines(Path.of("/proc", Long.toString(pods.hostPid(id)), "cgroup")).stream()
+    Path memoryCgroup() throws Exception {
+        String id = AppPods.status(pod(), "agent").getContainerID().replaceFirst("^containerd://", "");
+        String memory = Files.readAllLines(Path.of("/proc", Long.toString(node.pods().hostPid(id)), "cgroup")).stream()
                 .filter(line -> line.split(":")[1].equals("memory")).findFirst().orElseThrow().split(":", 3)[2];
         return Path.of("/sys/fs/cgroup/memory" + memory);
     }
@@ -173,7 +167,7 @@ final class NodeAgent {
                       securityContext:
                         allowPrivilegeEscalation: false
                         capabilities: {drop: [ALL]}
-                """.formatted(name, namespace, OPT_IN, claims.indent(2).stripTrailing(), node.appImage(),
+                """.formatted(name, namespace, AppPods.OPT_IN, claims.indent(2).stripTrailing(), node.appImage(),
                 json(script + "\nexec sleep 3600"), resources);
         return (Pod) node.load(yaml).get(0);
     }
@@ -185,9 +179,5 @@ final class NodeAgent {
 
     private static String json(String text) {
         return "\"" + text.replace("\\", "\\\\").replace("\"", "\\\"").replace("\n", "\\n") + "\"";
-    }
-
-    static Map<String, String> optIn() {
-        return Map.of(OPT_IN, "true");
     }
 }

@@ -28,7 +28,6 @@ class NodeLeftoversOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
     private static final Path TEARDOWN = KubeNode.SCRIPTS.resolve("teardown.sh");
     /** A chain named like the CNI plugins' (the node itself adds no iptables rule). */
     private static final String PLANTED_CHAIN = "CNI-LEFTOVER-CHECK";
@@ -37,8 +36,8 @@ class NodeLeftoversOnNodeIT {
     @Test
     void theCheckNamesWhatARunningNodeHas(@TempDir Path work) throws Exception {
         String namespace = NODE.restrictedNamespace("leftovers", Map.of());
-        Pod pod = PODS.awaitAppRunning(create(PODS.basePod(namespace, "leftovers")));
-        long sidecarPid = PODS.hostPid(NodePods.status(pod, NodePods.SIDECAR).getContainerID()
+        Pod pod = NODE.pods().awaitAppRunning(create(NODE.pods().basePod(namespace, "leftovers")));
+        long sidecarPid = NODE.pods().hostPid(AppPods.status(pod, AppPods.SIDECAR).getContainerID()
                 .replaceFirst("^containerd://", ""));
         // A start's record of the host, then what the comparisons with it must find: a rule added since, a value
         // that differs (in the record: the host's own sysctls are not touched).
@@ -79,7 +78,7 @@ class NodeLeftoversOnNodeIT {
     @Test
     void aNodeKilledOutrightIsCleanedUpByTheNextStart() throws Exception {
         String namespace = NODE.restrictedNamespace("killed", Map.of());
-        PODS.awaitAppRunning(create(PODS.basePod(namespace, "before-the-kill")));
+        NODE.pods().awaitAppRunning(create(NODE.pods().basePod(namespace, "before-the-kill")));
 
         String start = NODE.killAndRestart();
 
@@ -95,7 +94,7 @@ class NodeLeftoversOnNodeIT {
         assertTrue(!start.contains("could not be removed"), start);
         // The new node is usable, its start having checked that nothing of the old one was left.
         String again = NODE.restrictedNamespace("after-the-kill", Map.of());
-        Pod pod = PODS.awaitAppRunning(create(PODS.basePod(again, "after-the-kill")));
+        Pod pod = NODE.pods().awaitAppRunning(create(NODE.pods().basePod(again, "after-the-kill")));
         assertEquals("Running", pod.getStatus().getPhase());
     }
 
@@ -103,7 +102,7 @@ class NodeLeftoversOnNodeIT {
     private static Pod create(Pod pod) {
         pod.getSpec().getVolumes().add(new VolumeBuilder().withName("scratch").withNewEmptyDir().withMedium("Memory")
                 .withSizeLimit(new Quantity("1Mi")).endEmptyDir().build());
-        NodePods.container(pod, NodePods.APP).getVolumeMounts().add(new VolumeMountBuilder().withName("scratch")
+        AppPods.container(pod, AppPods.APP).getVolumeMounts().add(new VolumeMountBuilder().withName("scratch")
                 .withMountPath("/scratch").build());
         NODE.client().resource(pod).create();
         return pod;

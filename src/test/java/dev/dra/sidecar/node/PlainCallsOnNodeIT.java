@@ -7,7 +7,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.GoOracle;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.io.ByteArrayOutputStream;
@@ -17,12 +16,10 @@ import java.nio.file.StandardOpenOption;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
-import java.util.Map;
 import java.util.function.Consumer;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Collectors;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
@@ -40,7 +37,6 @@ class PlainCallsOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
     private static final Pattern SH_EXAMPLE = Pattern.compile("```sh example\\n(.*?)```", Pattern.DOTALL);
     private static final String GPU = "localhost:8089/claims/gpu-claim/gpu";
     private static final String NIC = "localhost:8089/claims/net-claim/nic";
@@ -58,7 +54,6 @@ class PlainCallsOnNodeIT {
                 --data timeoutSeconds=120 --data-urlencode "lastEtag=$2"
             done
             exec sleep 3600""".formatted(GPU, NIC);
-    private static GoOracle oracle;
     private static String namespace;
     private static Pod pod;
     private static List<String> waiting;
@@ -66,53 +61,19 @@ class PlainCallsOnNodeIT {
 
     @BeforeAll
     static void startThePodAndRewriteTheDriversFiles() throws Exception {
-        oracle = GoOracle.start();
-        PODS.applyInjection();
-        namespace = NODE.restrictedNamespace("plain-calls", Map.of(NodePods.OPT_IN, "true"));
-        NODE.load("""
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: gpu-claim}
-                spec:
-                  devices:
-                    requests:
-                      - {name: gpu, exactly: {deviceClassName: gpu.example.com, allocationMode: ExactCount, count: 2}}
-                ---
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: net-claim}
-                spec:
-                  devices:
-                    requests:
-                      - {name: nic, exactly: {deviceClassName: gpu.example.com}}
-                """).forEach(o -> NODE.client().resource(o).inNamespace(namespace).create());
-        Pod app = NODE.load("""
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: plain-calls}
-                spec:
-                  automountServiceAccountToken: false
-                  securityContext: {runAsNonRoot: true, runAsUser: 1001, runAsGroup: 1001, seccompProfile: {type: RuntimeDefault}}
-                  resourceClaims:
-                    - {name: gpu-claim, resourceClaimName: gpu-claim}
-                    - {name: net-claim, resourceClaimName: net-claim}
-                  containers:
-                    - name: app
-                      image: app
-                      command: ["/bin/sh", "-eu", "-c", %s]
-                      resources: {claims: [{name: gpu-claim}, {name: net-claim}]}
-                      securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
-                """.formatted(GoOracle.JSON.valueToTree(WAIT_FOR_THE_DRIVER))).stream()
-                .map(Pod.class::cast).findFirst().orElseThrow();
-        app.getMetadata().setNamespace(namespace);
-        PODS.useNodeImages(app.getSpec());
-        Pod created = PODS.createInjected(app);
-        assertEquals(NodePods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
-        pod = PODS.awaitAppRunning(created);
-        waiting = List.of(PODS.awaitLog(pod, NodePods.APP, 1).get(0).text().split(" "));
+        NODE.pods().applyInjection();
+        namespace = NODE.restrictedNamespace("plain-calls", AppPods.optIn());
+        NODE.create(namespace, ClaimManifests.all(ClaimManifests.claim("gpu-claim", "gpu", 2),
+                ClaimManifests.claim("net-claim", "nic")));
+        Pod app = NODE.pods().app(namespace, "plain-calls", List.of("/bin/sh", "-eu", "-c", WAIT_FOR_THE_DRIVER),
+                AppPods.claim("gpu-claim", "gpu-claim"), AppPods.claim("net-claim", "net-claim"));
+        Pod created = NODE.pods().createInjected(app);
+        assertEquals(AppPods.SIDECAR, created.getSpec().getInitContainers().get(0).getName(), "the sidecar injected");
+        pod = NODE.pods().awaitAppRunning(created);
+        waiting = List.of(NODE.pods().awaitLog(pod, AppPods.APP, 1).get(0).text().split(" "));
         assertEquals("waiting", waiting.get(0), "the app took both ETags: " + waiting);
 
-        rewriteInPlace(PODS.hostFile(namespace, "gpu-claim", "gpu"), devices -> {
+        rewriteInPlace(NODE.pods().hostFile(namespace, "gpu-claim", "gpu"), devices -> {
             for (int i = 0; i < devices.size(); i++) {
                 ObjectNode attributes = (ObjectNode) devices.get(i).get("attributes");
                 attributes.putObject("uuid").put("string", "GPU-%08x-0b3d-4f58-a9e6-c1d2e3f40516".formatted(0xf0000000L - i));
@@ -120,16 +81,9 @@ class PlainCallsOnNodeIT {
                 attributes.putObject("model").put("string", "Example 'H100' $(id) `id` 80GB;x=1");
             }
         });
-        rewriteInPlace(PODS.hostFile(namespace, "net-claim", "nic"),
+        rewriteInPlace(NODE.pods().hostFile(namespace, "net-claim", "nic"),
                 devices -> devices.forEach(d -> ((ObjectNode) d).putObject("networkData").put("interfaceName", "net1")));
-        changed = PODS.awaitLog(pod, NodePods.APP, 3).stream().skip(1).map(NodePods.TimedLine::text).toList();
-    }
-
-    @AfterAll
-    static void stopTheOracle() {
-        if (oracle != null) {
-            oracle.close();
-        }
+        changed = NODE.pods().awaitLog(pod, AppPods.APP, 3).stream().skip(1).map(TimedLine::text).toList();
     }
 
     /**
@@ -159,9 +113,7 @@ class PlainCallsOnNodeIT {
 
     /** The devices of the request as the Go reader decodes the driver's file on the host now. */
     private static JsonNode goDevices(String claim, String request) throws Exception {
-        JsonNode answer = oracle.decode(Files.readAllBytes(PODS.hostFile(namespace, claim, request)));
-        assertTrue(answer.get("ok").asBoolean(), "the Go reader decodes the rewritten file: " + answer);
-        return answer.at("/object/requests/0/devices");
+        return NODE.goReader().decode(NODE.pods().hostFile(namespace, claim, request)).at("/requests/0/devices");
     }
 
     private static List<String> values(JsonNode devices, String pointer) {
@@ -211,17 +163,17 @@ class PlainCallsOnNodeIT {
         assertEquals("CUDA_VISIBLE_DEVICES=" + String.join(",", uuids) + "\n"
                 + values(gpus, "/attributes/resource.kubernetes.io~1pciBusID/string").stream()
                         .map(id -> id + "\n").collect(Collectors.joining()),
-                PODS.exec(pod, NodePods.APP, "sh", "-eu", "-c", recipes.get(0)),
+                NODE.pods().exec(pod, AppPods.APP, "sh", "-eu", "-c", recipes.get(0)),
                 "CUDA_VISIBLE_DEVICES and the PCI bus IDs, in the order of the driver's file");
 
-        JsonNode served = GoOracle.JSON.readTree(PODS.exec(pod, NodePods.APP, "curl", "-fsS", GPU))
+        JsonNode served = GoOracle.JSON.readTree(NODE.pods().exec(pod, AppPods.APP, "curl", "-fsS", GPU))
                 .at("/requests/0/devices/0/attributes");
         assertEquals(gpus.get(0).get("attributes"), served, "the JSON route's first device, as Go decodes it");
         assertEquals("NCCL_SOCKET_IFNAME=" + String.join(",", values(goDevices("net-claim", "nic"),
                 "/networkData/interfaceName")) + "\n"
                 + "gpu-0: " + served.at("/model/string").asText() + " at "
                 + served.at("/resource.kubernetes.io~1pciBusID/string").asText() + "\n",
-                PODS.exec(pod, NodePods.APP, "sh", "-eu", "-c", recipes.get(1)),
+                NODE.pods().exec(pod, AppPods.APP, "sh", "-eu", "-c", recipes.get(1)),
                 "NCCL_SOCKET_IFNAME from networkData, and two values of the env route as the JSON route has them");
     }
 }

@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dra.sidecar.image.PodLikeContainer;
 import dev.dra.sidecar.testsupport.Eventually;
-import dev.dra.sidecar.testsupport.GoOracle;
 import dev.dra.sidecar.testsupport.Helm;
 import dev.dra.sidecar.testsupport.Kustomize;
 import dev.dra.sidecar.testsupport.Release;
@@ -17,6 +15,7 @@ import dev.dra.sidecar.testsupport.Unavailable;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
 import io.fabric8.kubernetes.api.model.HasMetadata;
+import io.fabric8.kubernetes.api.model.LocalObjectReference;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
@@ -44,12 +43,10 @@ class RegistryPullOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
     private static final String SECRET = "registry-credentials";
     private static final Path STATE = Path.of("target/registry-pull");
     private static TestRegistry registry;
     private static Release.Published release;
-    private static GoOracle oracle;
 
     @BeforeAll
     static void publishAndInstallFromTheRegistry() throws Exception {
@@ -71,7 +68,7 @@ class RegistryPullOnNodeIT {
         release = Release.run("the registry pull test", registry, STATE.resolve("release"), false);
         // Earlier node tests applied deploy/kubernetes/injection, whose objects have the chart's names; Helm installs
         // only objects it owns, so those go first (all but the namespace, which Helm takes as it is).
-        for (HasMetadata object : NODE.load(Kustomize.render(NodePods.INJECTION))) {
+        for (HasMetadata object : NODE.load(Kustomize.render(AppPods.INJECTION))) {
             if (!(object instanceof Namespace)) {
                 NODE.client().resource(object).delete();
             }
@@ -80,57 +77,30 @@ class RegistryPullOnNodeIT {
         helm.succeed("install", "dra-metadata-sidecar", release.chart(), "--version", release.version(),
                 "--namespace", "dra-metadata-sidecar", "--create-namespace",
                 "--registry-config", registry.authFile.toString(), "--ca-file", registry.ca.toString());
-        oracle = GoOracle.start();
     }
 
     @AfterAll
     static void stop() throws Exception {
         // The node tests after this one inject the image imported into the node, as deploy/kubernetes/injection names it.
-        new NodePods(NODE).applyInjection();
-        if (oracle != null) {
-            oracle.close();
-        }
+        NODE.pods().applyInjection();
         if (registry != null) {
             registry.close();
         }
     }
 
     private Pod app(String namespace, String name, boolean withSecret) {
-        NODE.client().resource(NODE.load("""
-                apiVersion: resource.k8s.io/v1
-                kind: ResourceClaim
-                metadata: {name: gpu-claim}
-                spec:
-                  devices:
-                    requests:
-                      - {name: gpu, exactly: {deviceClassName: gpu.example.com}}
-                """).get(0)).inNamespace(namespace).create();
-        Pod pod = NODE.load("""
-                apiVersion: v1
-                kind: Pod
-                metadata: {name: %s}
-                spec:
-                  automountServiceAccountToken: false
-                  securityContext: {runAsNonRoot: true, runAsUser: 1001, runAsGroup: 1001, seccompProfile: {type: RuntimeDefault}}
-                  %s
-                  resourceClaims:
-                    - {name: gpu-claim, resourceClaimName: gpu-claim}
-                  containers:
-                    - name: app
-                      image: %s
-                      imagePullPolicy: Never
-                      command: ["/bin/sh", "-c", "curl -fsS localhost:8089/claims/gpu-claim/gpu; echo; exec sleep 3600"]
-                      resources: {claims: [{name: gpu-claim}]}
-                      securityContext: {allowPrivilegeEscalation: false, capabilities: {drop: [ALL]}}
-                """.formatted(name, withSecret ? "imagePullSecrets: [{name: " + SECRET + "}]" : "", NODE.appImage()))
-                .stream().map(Pod.class::cast).findFirst().orElseThrow();
-        pod.getMetadata().setNamespace(namespace);
-        return PODS.createInjected(pod);
+        NODE.create(namespace, ClaimManifests.GPU_CLAIM);
+        Pod pod = NODE.pods().app(namespace, name, List.of("/bin/sh", "-c",
+                "curl -fsS localhost:8089/claims/gpu-claim/gpu; echo; exec sleep 3600"), AppPods.claim("gpu-claim", "gpu-claim"));
+        if (withSecret) {
+            pod.getSpec().setImagePullSecrets(List.of(new LocalObjectReference(SECRET)));
+        }
+        return NODE.pods().createInjected(pod);
     }
 
     @Test
     void theInjectedSidecarIsPulledByDigestWithTheAppPodsSecretAndServesItsClaims() throws Exception {
-        String namespace = NODE.restrictedNamespace("pulled", Map.of(NodePods.OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("pulled", AppPods.optIn());
         NODE.client().resource(new SecretBuilder().withNewMetadata().withName(SECRET).endMetadata()
                 .withType("kubernetes.io/dockerconfigjson")
                 .withData(Map.of(".dockerconfigjson", Base64.getEncoder().encodeToString(
@@ -140,30 +110,25 @@ class RegistryPullOnNodeIT {
                 "the released image is not in the node before the pod asks for it");
 
         Pod created = app(namespace, "pulled", true);
-        assertEquals(release.image(), NodePods.container(created, NodePods.SIDECAR).getImage(),
+        assertEquals(release.image(), AppPods.container(created, AppPods.SIDECAR).getImage(),
                 "the chart installed with no values injects the released image, pinned by digest");
-        Pod running = PODS.awaitAppRunning(created);
+        Pod running = NODE.pods().awaitAppRunning(created);
 
-        ContainerStatus sidecar = NodePods.status(running, NodePods.SIDECAR);
+        ContainerStatus sidecar = AppPods.status(running, AppPods.SIDECAR);
         assertTrue(sidecar.getImageID().endsWith("@" + release.digest()), "containerd ran the digest: " + sidecar.getImageID());
         assertTrue(NodeImages.ctr(NODE.node(), "images", "ls", "-q").contains(release.image()),
                 "containerd pulled the image under its digest reference");
         Event pulled = awaitEvent(namespace, "pulled", "Pulled", "Successfully pulled image");
         assertTrue(pulled.getMessage().contains(release.image()), pulled.getMessage());
 
-        String served = PODS.awaitLog(running, NodePods.APP, 1).get(0).text();
-        JsonNode answer = oracle.decode(Files.readAllBytes(PODS.hostFile(namespace, "gpu-claim", "gpu")));
-        assertTrue(answer.get("ok").asBoolean(), answer.toString());
-        ObjectNode expected = (ObjectNode) answer.get("object");
-        ((ObjectNode) expected.get("metadata")).remove("generation");
-        JsonNode canonical = oracle.canonical(GoOracle.JSON.readTree(served));
-        assertTrue(canonical.get("ok").asBoolean(), canonical + "\n" + served);
-        assertEquals(expected, canonical.get("object"), "claims/gpu-claim/gpu as the Go reader decodes the host file");
+        String served = NODE.pods().awaitLog(running, AppPods.APP, 1).get(0).text();
+        JsonNode expected = GoReader.withoutGeneration(NODE.goReader().decode(NODE.pods().hostFile(namespace, "gpu-claim", "gpu")));
+        assertEquals(expected, NODE.goReader().asGoSeesIt(served), "claims/gpu-claim/gpu as the Go reader decodes the host file");
     }
 
     @Test
     void aPodWithoutTheSecretCannotPullTheSidecarAndSaysSo() throws Exception {
-        String namespace = NODE.restrictedNamespace("unauthorized", Map.of(NodePods.OPT_IN, "true"));
+        String namespace = NODE.restrictedNamespace("unauthorized", AppPods.optIn());
         app(namespace, "unauthorized", false);
         Event failed = awaitEvent(namespace, "unauthorized", "Failed", "Failed to pull image");
         System.err.println("the event of a pull without the secret: " + failed.getReason() + ": " + failed.getMessage());
@@ -173,11 +138,11 @@ class RegistryPullOnNodeIT {
         Pod waiting = Eventually.await(Duration.ofSeconds(60),
                 () -> NODE.client().pods().inNamespace(namespace).withName("unauthorized").get(),
                 p -> {
-                    ContainerStatus s = NodePods.status(p, NodePods.SIDECAR);
+                    ContainerStatus s = AppPods.status(p, AppPods.SIDECAR);
                     return s != null && s.getState().getWaiting() != null
                             && List.of("ErrImagePull", "ImagePullBackOff").contains(s.getState().getWaiting().getReason());
                 }, "the sidecar waiting in ErrImagePull or ImagePullBackOff");
-        assertFalse(NodePods.running(waiting, NodePods.APP), "the app does not start without its sidecar");
+        assertFalse(AppPods.running(waiting, AppPods.APP), "the app does not start without its sidecar");
     }
 
     /** The first event of {@code pod} with {@code reason} whose message starts with {@code message}, once there. */

@@ -26,7 +26,6 @@ class SidecarLifecycleOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final NodePods PODS = new NodePods(NODE);
     /** The seconds the no-claims pod's postStart hook gives the sidecar to start (the manifests give 120). */
     private static final String START_TIMEOUT_SECONDS = "8";
     /** After the first failure: kubelet's back-off, the restarted sidecar and its second hook, which fails too. */
@@ -35,20 +34,20 @@ class SidecarLifecycleOnNodeIT {
     @Test
     void aSidecarThatListsNoClaimNeverLetsTheAppStartAndSaysWhy() throws Exception {
         String namespace = NODE.restrictedNamespace("no-claims", Map.of());
-        Pod pod = PODS.basePod(namespace, "no-claims");
-        NodePods.container(pod, NodePods.SIDECAR).getResources().setClaims(List.of());
-        List<String> hook = NodePods.container(pod, NodePods.SIDECAR).getLifecycle().getPostStart().getExec().getCommand();
+        Pod pod = NODE.pods().basePod(namespace, "no-claims");
+        AppPods.container(pod, AppPods.SIDECAR).getResources().setClaims(List.of());
+        List<String> hook = AppPods.container(pod, AppPods.SIDECAR).getLifecycle().getPostStart().getExec().getCommand();
         hook.set(hook.size() - 1, START_TIMEOUT_SECONDS);
         NODE.client().resource(pod).create();
 
         // Kubelet reports the sidecar only once its postStart hook has ended: here when it failed.
-        Pod failed = Eventually.await(NodePods.POD_START, () -> PODS.get(pod), p -> {
-            ContainerStatus sidecar = NodePods.status(p, NodePods.SIDECAR);
+        Pod failed = Eventually.await(AppPods.POD_START, () -> NODE.pods().get(pod), p -> {
+            ContainerStatus sidecar = AppPods.status(p, AppPods.SIDECAR);
             return sidecar != null && sidecar.getRestartCount() >= 1 && sidecar.getLastState().getTerminated() != null;
         }, "the sidecar's postStart hook failed and kubelet restarted the sidecar");
         long deadline = System.nanoTime() + HELD_BACK.toNanos();
         while (System.nanoTime() < deadline) {
-            ContainerStatus app = NodePods.status(PODS.get(failed), NodePods.APP);
+            ContainerStatus app = AppPods.status(NODE.pods().get(failed), AppPods.APP);
             assertTrue(app == null || app.getState().getRunning() == null && app.getContainerID() == null,
                     "the app container was never created: " + app);
             Thread.sleep(500);
@@ -57,7 +56,7 @@ class SidecarLifecycleOnNodeIT {
                 .filter(e -> "no-claims".equals(e.getInvolvedObject().getName())).map(Event::getMessage).toList();
         assertTrue(events.contains("PostStartHook failed"), "the pod's events say the sidecar's postStart hook failed: "
                 + events);
-        String message = NodePods.status(failed, NodePods.SIDECAR).getLastState().getTerminated().getMessage();
+        String message = AppPods.status(failed, AppPods.SIDECAR).getLastState().getTerminated().getMessage();
         assertTrue(message != null && message.startsWith("the sidecar did not start within " + START_TIMEOUT_SECONDS
                 + " s; /q/health/started on port 9000 answered: HTTP/1.1 503 Service Unavailable")
                 && message.contains("does not list the claim in its own resources.claims"),
@@ -72,7 +71,7 @@ class SidecarLifecycleOnNodeIT {
         StringBuilder logs = new StringBuilder();
         for (boolean previous : new boolean[] {false, true}) {
             try {
-                var container = NODE.client().pods().inNamespace(namespace).withName(pod).inContainer(NodePods.SIDECAR);
+                var container = NODE.client().pods().inNamespace(namespace).withName(pod).inContainer(AppPods.SIDECAR);
                 logs.append(previous ? container.terminated().getLog() : container.getLog()).append('\n');
             } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
                 // that run is not started yet, or gone
@@ -84,62 +83,62 @@ class SidecarLifecycleOnNodeIT {
     @Test
     void aKilledSidecarIsRestartedAloneAndTheAppIsAnsweredAgain() throws Exception {
         String namespace = NODE.restrictedNamespace("sigkill", Map.of());
-        Pod pod = PODS.basePod(namespace, "sigkill");
+        Pod pod = NODE.pods().basePod(namespace, "sigkill");
         NODE.client().resource(pod).create();
-        Pod running = PODS.awaitAppRunning(pod);
+        Pod running = NODE.pods().awaitAppRunning(pod);
 
-        String sidecarId = NodePods.status(running, NodePods.SIDECAR).getContainerID().replaceFirst("^containerd://", "");
-        long pid = PODS.hostPid(sidecarId);
+        String sidecarId = AppPods.status(running, AppPods.SIDECAR).getContainerID().replaceFirst("^containerd://", "");
+        long pid = NODE.pods().hostPid(sidecarId);
         new ProcessBuilder("kill", "-KILL", Long.toString(pid)).inheritIO().start().waitFor(10, TimeUnit.SECONDS);
 
-        Pod restarted = Eventually.await(NodePods.POD_START, () -> PODS.get(running), p -> {
-            ContainerStatus sidecar = NodePods.status(p, NodePods.SIDECAR);
+        Pod restarted = Eventually.await(AppPods.POD_START, () -> NODE.pods().get(running), p -> {
+            ContainerStatus sidecar = AppPods.status(p, AppPods.SIDECAR);
             return sidecar.getRestartCount() == 1 && Boolean.TRUE.equals(sidecar.getReady());
         }, "kubelet restarted the sidecar and reported it ready again (its postStart hook returned)");
-        ContainerStatus sidecar = NodePods.status(restarted, NodePods.SIDECAR);
+        ContainerStatus sidecar = AppPods.status(restarted, AppPods.SIDECAR);
         assertEquals(137, sidecar.getLastState().getTerminated().getExitCode(), "the sidecar was SIGKILLed");
-        ContainerStatus app = NodePods.status(restarted, NodePods.APP);
+        ContainerStatus app = AppPods.status(restarted, AppPods.APP);
         assertEquals(0, app.getRestartCount(), "the app was not restarted");
         assertNotNull(app.getState().getRunning(), "the app keeps running");
-        String answer = PODS.exec(restarted, NodePods.APP, "curl", "-fsS", "localhost:8089/claims/gpu-claim/gpu");
+        String answer = NODE.pods().exec(restarted, AppPods.APP, "curl", "-fsS", "localhost:8089/claims/gpu-claim/gpu");
         assertTrue(answer.contains("\"requests\""), "the app's next request is answered: " + answer);
     }
 
     @Test
     void atDeletionTheAppEndsFirstThenTheSidecarWhichExitsZero() throws Exception {
         String namespace = NODE.restrictedNamespace("deletion", Map.of());
-        Pod pod = PODS.basePod(namespace, "deletion");
+        Pod pod = NODE.pods().basePod(namespace, "deletion");
         pod.getSpec().setTerminationGracePeriodSeconds(5L);
         NODE.client().resource(pod).create();
-        Pod running = PODS.awaitAppRunning(pod);
+        Pod running = NODE.pods().awaitAppRunning(pod);
 
         NODE.client().resource(running).withGracePeriod(5).delete();
         Pod last = running;
         java.time.Instant sidecarStopped = null;
         long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
         while (System.nanoTime() < deadline) {
-            Pod now = PODS.get(running);
+            Pod now = NODE.pods().get(running);
             if (now == null) {
                 break;
             }
             last = now;
             if (sidecarStopped == null) {
                 try {
-                    sidecarStopped = PODS.log(now, NodePods.SIDECAR).stream()
-                            .filter(line -> line.text().contains("stopped in")).map(NodePods.TimedLine::time)
+                    sidecarStopped = NODE.pods().log(now, AppPods.SIDECAR).stream()
+                            .filter(line -> line.text().contains("stopped in")).map(TimedLine::time)
                             .findFirst().orElse(null);
                 } catch (io.fabric8.kubernetes.client.KubernetesClientException e) {
                     // the container is being removed
                 }
             }
-            if (NodePods.status(now, NodePods.APP).getState().getTerminated() != null
-                    && NodePods.status(now, NodePods.SIDECAR).getState().getTerminated() != null) {
+            if (AppPods.status(now, AppPods.APP).getState().getTerminated() != null
+                    && AppPods.status(now, AppPods.SIDECAR).getState().getTerminated() != null) {
                 break;
             }
             Thread.sleep(50);
         }
-        ContainerStatus app = NodePods.status(last, NodePods.APP);
-        ContainerStatus sidecar = NodePods.status(last, NodePods.SIDECAR);
+        ContainerStatus app = AppPods.status(last, AppPods.APP);
+        ContainerStatus sidecar = AppPods.status(last, AppPods.SIDECAR);
         assertNotNull(app.getState().getTerminated(), "the app ended: " + app);
         assertNotNull(sidecar.getState().getTerminated(), "the sidecar ended: " + sidecar);
         assertNotNull(sidecarStopped, "the sidecar logged its stop");
@@ -148,7 +147,7 @@ class SidecarLifecycleOnNodeIT {
         assertFalse(sidecarStopped.isBefore(appFinished), "the sidecar stopped (" + sidecarStopped
                 + ") after the app ended (" + appFinished + ")");
         assertEquals(0, sidecar.getState().getTerminated().getExitCode(), "the sidecar's exit status on SIGTERM");
-        Eventually.await(Duration.ofSeconds(60), () -> PODS.get(running), p -> p == null, "the pod gone");
-        assertNull(PODS.get(running));
+        Eventually.await(Duration.ofSeconds(60), () -> NODE.pods().get(running), p -> p == null, "the pod gone");
+        assertNull(NODE.pods().get(running));
     }
 }

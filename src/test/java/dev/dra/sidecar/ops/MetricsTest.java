@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.dra.sidecar.store.RefreshObserver;
+import dev.dra.sidecar.store.refresh.RefreshObserver;
 import dev.dra.sidecar.testsupport.DeviceMetadataJson;
 import dev.dra.sidecar.testsupport.Eventually;
 import io.quarkus.arc.Arc;

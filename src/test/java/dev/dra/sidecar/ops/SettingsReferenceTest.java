@@ -5,7 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.api.ApiConfig;
 import dev.dra.sidecar.identity.NodeConfig;
-import dev.dra.sidecar.store.StoreConfig;
+import dev.dra.sidecar.store.config.StoreConfig;
 import io.smallrye.config.ConfigMappingInterface;
 import io.smallrye.config.ConfigMappings;
 import java.io.IOException;

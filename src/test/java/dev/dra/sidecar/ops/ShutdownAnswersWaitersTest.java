@@ -6,9 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.store.MetadataStore;
-import dev.dra.sidecar.store.RefreshObserver;
 import dev.dra.sidecar.store.StoreChanges;
 import dev.dra.sidecar.store.TestStoreConfig;
+import dev.dra.sidecar.store.refresh.RefreshObserver;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;

@@ -2,6 +2,8 @@ package dev.dra.sidecar.store;
 
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import dev.dra.sidecar.store.refresh.RefreshObserver;
+import dev.dra.sidecar.store.refresh.StoreStatus;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.channels.FileChannel;

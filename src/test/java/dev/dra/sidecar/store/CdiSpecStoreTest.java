@@ -9,6 +9,8 @@ import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.NodeClaims;
 import dev.dra.sidecar.snapshot.Served;
+import dev.dra.sidecar.store.assembly.ClaimScopes;
+import dev.dra.sidecar.store.refresh.RefreshObserver;
 import dev.dra.sidecar.testsupport.CdiSpecs;
 import dev.dra.sidecar.testsupport.DeviceMetadataJson;
 import dev.dra.sidecar.testsupport.Eventually;

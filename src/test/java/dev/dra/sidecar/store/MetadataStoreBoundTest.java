@@ -15,6 +15,8 @@ import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
 import dev.dra.sidecar.snapshot.Served;
+import dev.dra.sidecar.store.file.HeldBudget;
+import dev.dra.sidecar.store.file.HeldCharge;
 import dev.dra.sidecar.testsupport.DeviceMetadataJson;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -21,6 +21,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.Served;
+import dev.dra.sidecar.store.file.FileLook;
+import dev.dra.sidecar.store.refresh.RefreshObserver;
 import dev.dra.sidecar.testsupport.FileTrees;
 import dev.dra.sidecar.testsupport.MetadataFiles;
 import java.io.IOException;

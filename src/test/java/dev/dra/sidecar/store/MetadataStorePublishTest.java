@@ -13,6 +13,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.decode.FailureCode;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import dev.dra.sidecar.store.config.StoreConfig;
+import dev.dra.sidecar.store.refresh.RefreshObserver;
 import dev.dra.sidecar.testsupport.MetadataFiles;
 import java.io.IOException;
 import java.nio.file.Files;

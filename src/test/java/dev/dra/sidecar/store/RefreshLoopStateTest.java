@@ -8,6 +8,8 @@ import static dev.dra.sidecar.testsupport.MetadataFiles.file;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNull;
 
+import dev.dra.sidecar.store.refresh.RefreshObserver;
+import dev.dra.sidecar.store.watch.WatchMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicBoolean;

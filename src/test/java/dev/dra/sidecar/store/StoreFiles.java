@@ -18,7 +18,7 @@ import java.nio.charset.StandardCharsets;
  * The store tests' metadata (the website example at any generation) and how a test reads what the store serves;
  * files are written with {@link dev.dra.sidecar.testsupport.MetadataFiles}.
  */
-final class StoreFiles {
+public final class StoreFiles {
 
     static final ObjectMapper JSON = new ObjectMapper();
 
@@ -35,7 +35,7 @@ final class StoreFiles {
     }
 
     /** The website example stream with {@code metadata.generation} set to {@code generation}. */
-    static byte[] metadata(long generation) {
+    public static byte[] metadata(long generation) {
         String text = TEMPLATE.replace("\"generation\": 1", "\"generation\": " + generation);
         if (text.equals(TEMPLATE) && generation != 1) {
             throw new IllegalStateException("fixture changed: no generation to replace");

@@ -4,6 +4,9 @@ import static dev.dra.sidecar.store.StoreFiles.generation;
 import static dev.dra.sidecar.testsupport.Eventually.awaitTrue;
 
 import dev.dra.sidecar.snapshot.ClaimKind;
+import dev.dra.sidecar.store.config.StoreConfig;
+import dev.dra.sidecar.store.refresh.RefreshObserver;
+import dev.dra.sidecar.store.watch.WatchMode;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;

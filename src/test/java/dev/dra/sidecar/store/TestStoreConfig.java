@@ -1,5 +1,6 @@
 package dev.dra.sidecar.store;
 
+import dev.dra.sidecar.store.config.StoreConfig;
 import io.smallrye.config.PropertiesConfigSource;
 import io.smallrye.config.SmallRyeConfig;
 import io.smallrye.config.SmallRyeConfigBuilder;

@@ -14,6 +14,7 @@ import dev.dra.sidecar.snapshot.DriverEntry;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.RequestEntry;
 import dev.dra.sidecar.snapshot.Served;
+import dev.dra.sidecar.store.refresh.RefreshObserver;
 import dev.dra.sidecar.testsupport.FileTrees;
 import java.io.IOException;
 import java.io.UncheckedIOException;

@@ -2,7 +2,7 @@ package dev.dra.sidecar.api.body;
 
 import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.util.RawValue;
-import dev.dra.sidecar.decode.GoCompatibleJson;
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import dev.dra.sidecar.model.DeviceAttribute;
 import dev.dra.sidecar.snapshot.AttributeValue;
 import java.io.IOException;

@@ -2,7 +2,7 @@ package dev.dra.sidecar.api.body;
 
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectWriter;
-import dev.dra.sidecar.decode.GoCompatibleJson;
+import dev.dra.sidecar.decode.gojson.GoCompatibleJson;
 import dev.dra.sidecar.snapshot.Served;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;

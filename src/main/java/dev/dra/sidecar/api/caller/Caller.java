@@ -6,10 +6,10 @@ import dev.dra.sidecar.api.problem.ProblemType;
 import dev.dra.sidecar.identity.PodInfo;
 import dev.dra.sidecar.identity.PodView;
 import dev.dra.sidecar.model.ExtendedResourceIndex;
+import dev.dra.sidecar.snapshot.BodyEncoding;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
 import dev.dra.sidecar.snapshot.Served;
-import dev.dra.sidecar.store.ClaimScopes;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
@@ -41,7 +41,7 @@ public interface Caller {
 
     /** The sidecar's caller: its own container, which sees every file of its tree. */
     Caller CONTAINER = new Caller() {
-        private final Served.Available none = ClaimScopes.encode(new ExtendedResourceIndex(List.of()));
+        private final Served.Available none = BodyEncoding.encode(new ExtendedResourceIndex(List.of()));
 
         @Override
         public MetadataSnapshot view(MetadataSnapshot published) {

@@ -5,7 +5,7 @@ import dev.dra.sidecar.api.problem.ProblemType;
 import dev.dra.sidecar.identity.NodeConfig;
 import dev.dra.sidecar.identity.PodCallers;
 import dev.dra.sidecar.store.MetadataStore;
-import dev.dra.sidecar.store.StoreConfig;
+import dev.dra.sidecar.store.config.StoreConfig;
 import io.quarkus.runtime.Startup;
 import io.quarkus.vertx.http.runtime.CurrentVertxRequest;
 import io.vertx.core.http.HttpServerRequest;

@@ -9,7 +9,7 @@ import dev.dra.sidecar.decode.MetadataStreamDecoder;
 import dev.dra.sidecar.decode.MetadataValidator;
 import dev.dra.sidecar.decode.Violation;
 import dev.dra.sidecar.model.DeviceMetadata;
-import dev.dra.sidecar.store.StoreConfig;
+import dev.dra.sidecar.store.config.StoreConfig;
 import io.smallrye.common.annotation.Blocking;
 import jakarta.inject.Inject;
 import jakarta.ws.rs.Consumes;
