@@ -23,8 +23,4 @@ public final class ApiException extends RuntimeException {
     public static ApiException unavailable(Served.Unavailable failure) {
         return new ApiException(ProblemType.of(failure.code()), failure.detail());
     }
-
-    Problem problem() {
-        return type.problem(getMessage());
-    }
 }

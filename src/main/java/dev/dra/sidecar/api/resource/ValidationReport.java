@@ -24,6 +24,7 @@ public record ValidationReport(
         @Schema(description = "Every violation of the upstream validation rules") List<Violation> violations,
         @Schema(description = "The decoded object, as the sidecar would serve it") DeviceMetadata object) {
 
+    /** Why a stream does not decode: the decoder's code and message, as a consumer would meet them. */
     @Schema(name = "DecodeError")
     public record DecodeError(
             @Schema(examples = "malformed-stream") String code,
