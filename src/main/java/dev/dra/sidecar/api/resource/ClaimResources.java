@@ -31,6 +31,7 @@ import jakarta.ws.rs.core.HttpHeaders;
 import jakarta.ws.rs.core.MediaType;
 import jakarta.ws.rs.core.Response;
 import org.eclipse.microprofile.openapi.annotations.Operation;
+import org.eclipse.microprofile.openapi.annotations.enums.SchemaType;
 import org.eclipse.microprofile.openapi.annotations.media.Content;
 import org.eclipse.microprofile.openapi.annotations.media.Schema;
 import org.eclipse.microprofile.openapi.annotations.responses.APIResponse;
@@ -122,7 +123,7 @@ public abstract class ClaimResources {
             + "as resource.kubernetes.io/pciBusID.")
     @APIResponse(responseCode = "200", description = "The attribute value", content = {
         @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = DeviceAttribute.class)),
-        @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING),
+        @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = SchemaType.STRING),
                 example = "gpu-18db0e85-99e9-c746-8531-ffeb86328b39\n")})
     public Uni<Response> attribute(@BeanParam DevicePath path, @BeanParam AttributeName attribute,
             @BeanParam DriverAndPool only, @BeanParam Conditions conditions, HttpHeaders headers) {
@@ -146,7 +147,7 @@ public abstract class ClaimResources {
             + "without the attribute: the lines never shift. The attribute may be a qualified name with '/'.")
     @APIResponse(responseCode = "200", description = "The attribute of each device", content = {
         @Content(mediaType = MediaType.APPLICATION_JSON, schema = @Schema(implementation = AttributeColumn.class)),
-        @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING),
+        @Content(mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = SchemaType.STRING),
                 example = "gpu-18db0e85-99e9-c746-8531-ffeb86328b39\ngpu-7a2c4e61-0b3d-4f58-a9e6-c1d2e3f40516\n")})
     public Uni<Response> requestAttribute(@BeanParam RequestPath path, @BeanParam AttributeName attribute,
             @BeanParam DriverAndPool only, @BeanParam Conditions conditions, HttpHeaders headers) {
@@ -170,7 +171,7 @@ public abstract class ClaimResources {
             + "joined with ','. Values are single-quoted, so no metadata can run a command or set another variable; "
             + "two values that would get one name are refused (409 env-name-collision).")
     @APIResponse(responseCode = "200", description = "The variable assignments", content = @Content(
-            mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = org.eclipse.microprofile.openapi.annotations.enums.SchemaType.STRING),
+            mediaType = MediaType.TEXT_PLAIN, schema = @Schema(type = SchemaType.STRING),
             example = "DRA_GPU_CLAIM_GPU_GPU_0_UUID='gpu-18db0e85-99e9-c746-8531-ffeb86328b39'\n"))
     public Uni<Response> env(@BeanParam RequestPath path, @BeanParam DriverAndPool only,
             @BeanParam Conditions conditions) {

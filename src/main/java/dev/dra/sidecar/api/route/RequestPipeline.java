@@ -49,9 +49,9 @@ class RequestPipeline {
 
     RequestPipeline(HostHeaderFilter hosts, FastReadHandler reads, RoutedProblems problems, CallerResolver callers) {
         this.hosts = hosts;
-        this.callers = callers;
         this.reads = reads;
         this.problems = problems;
+        this.callers = callers;
     }
 
     void route(@Observes Router router) {
