@@ -21,7 +21,7 @@ import java.util.function.UnaryOperator;
  */
 public interface Caller {
 
-    /** The request-context key the router stores the caller under. */
+    /** The request-context key the request pipeline stores the caller under. */
     String KEY = "dra.caller";
 
     /**

@@ -17,9 +17,9 @@ import java.util.concurrent.CompletableFuture;
 /**
  * Finds each request's {@link Caller}, as {@link StoreConfig#mode()} says once at start: in sidecar mode always the
  * container itself, at once; in node mode the pod that the request's token and peer address prove
- * ({@link PodCallers}), or the refusal. The router stores it in the request's context; readers take it from there.
- * Made at start, not at the first request: node mode watches the node's pods from then on, and a node-mode setting
- * it cannot work with (no node name, no CA) stops the start.
+ * ({@link PodCallers}), or the refusal. The request pipeline stores it in the request's context; readers take it
+ * from there. Made at start, not at the first request: node mode watches the node's pods from then on, and a
+ * node-mode setting it cannot work with (no node name, no CA) stops the start.
  */
 @Startup
 @ApplicationScoped
@@ -44,12 +44,15 @@ public class CallerResolver {
                 .thenApply(view -> Caller.pod(view, pods::current));
     }
 
-    /** The caller the router found for the request being served. */
+    /** The caller the request pipeline found for the request being served. */
     public Caller current() {
         return of(current.getCurrent());
     }
 
-    /** The caller the router stored in {@code context}; a request without one is a bug, answered 500 (never data). */
+    /**
+     * The caller the request pipeline stored in {@code context}; a request without one is a bug, answered 500 (never
+     * data).
+     */
     static Caller of(RoutingContext context) {
         Caller caller = context == null ? null : context.get(Caller.KEY);
         if (caller == null) {
