@@ -3,7 +3,7 @@ package dev.dra.sidecar.decode;
 /**
  * Why a file could not be decoded: its machine-readable {@code code} and whether a retry may help (a driver
  * rewriting a file in place leaves it empty or cut short for a moment). The HTTP API answers each with a problem
- * of the same code ({@code dev.dra.sidecar.api.ProblemType}).
+ * of the same code ({@code dev.dra.sidecar.api.problem.ProblemType}).
  */
 public enum FailureCode {
     NO_METADATA_OBJECTS("no-metadata-objects", true),

@@ -5,6 +5,7 @@ import dev.dra.sidecar.testsupport.FileTrees;
 import dev.dra.sidecar.testsupport.MetadataFiles;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.Map;
 
 /**
@@ -15,9 +16,22 @@ public class ApiTestTree implements QuarkusTestProfile {
 
     static final Path ROOT = create();
 
+    private final Map<String, String> settings;
+
+    public ApiTestTree() {
+        this(Map.of());
+    }
+
+    /** The tree, with {@code settings} besides the root: a profile of its own for the tests of one setting. */
+    protected ApiTestTree(Map<String, String> settings) {
+        this.settings = settings;
+    }
+
     @Override
     public Map<String, String> getConfigOverrides() {
-        return Map.of("dra.metadata.root", ROOT.toString());
+        Map<String, String> overrides = new HashMap<>(settings);
+        overrides.put("dra.metadata.root", ROOT.toString());
+        return overrides;
     }
 
     static Path file(String relative) {

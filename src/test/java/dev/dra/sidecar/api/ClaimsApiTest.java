@@ -14,8 +14,8 @@ import static org.hamcrest.Matchers.startsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import io.quarkus.test.junit.QuarkusTest;
-import java.util.List;
 import io.quarkus.test.junit.TestProfile;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /** Every row of the HTTP contract for reading, through the real server. */
@@ -214,7 +214,7 @@ class ClaimsApiTest {
 
     @Test
     void fastReadsAnswerExactlyAsTheResourcesDo() {
-        // Plain reads are served by FastReads; any query parameter sends them through the JAX-RS resources.
+        // Plain reads are served by FastReadHandler; any query parameter sends them through the JAX-RS resources.
         for (String path : List.of("/claims", "/template-claims", "/claims/multi", "/claims/multi/gpu",
                 "/claims/multi/gpu/drivers/b.example.com", "/template-claims/gpu/gpu", "/claims/breaking/gpu")) {
             io.restassured.response.Response fast = given().get(path);

@@ -79,7 +79,7 @@ class PackagedJarIT {
 
     /**
      * The packaged sidecar serves the checked-in OpenAPI document, and never loads SmallRye OpenAPI's model, readers
-     * or writers: nothing of the document is parsed or written at run time (api.PublishedOpenApiDocument).
+     * or writers: nothing of the document is parsed or written at run time (api.openapi.PublishedOpenApiDocument).
      */
     @Test
     void servesTheCheckedInOpenApiDocumentWithoutParsingIt() throws Exception {
@@ -95,7 +95,7 @@ class PackagedJarIT {
 
             List<String> openApiClasses = Files.readAllLines(classes).stream()
                     .filter(line -> line.contains(" io.smallrye.openapi.")).toList();
-            assertTrue(Files.readString(classes).contains(" dev.dra.sidecar.api.PublishedOpenApiDocument "),
+            assertTrue(Files.readString(classes).contains(" dev.dra.sidecar.api.openapi.PublishedOpenApiDocument "),
                     "the class-load log covers the application");
             assertEquals(List.of(), openApiClasses, "SmallRye OpenAPI classes loaded at run time");
         }
