@@ -18,7 +18,10 @@ public enum MetadataSource {
         return name().toLowerCase(Locale.ROOT).replace('_', '-');
     }
 
-    /** The labels of {@code sources}, each once, in the order given, comma-separated: a header's value. */
+    /**
+     * The labels of {@code sources}, each once, in the order given, comma-separated: a header's value; {@code null}
+     * for none.
+     */
     public static String labels(Iterable<MetadataSource> sources) {
         StringBuilder out = new StringBuilder();
         java.util.Set<MetadataSource> seen = java.util.EnumSet.noneOf(MetadataSource.class);
@@ -27,6 +30,6 @@ public enum MetadataSource {
                 out.append(out.isEmpty() ? "" : ", ").append(source.label());
             }
         }
-        return out.toString();
+        return out.isEmpty() ? null : out.toString();
     }
 }

@@ -38,12 +38,21 @@ public sealed interface Served permits Served.Available, Served.Unavailable {
          *     served instead
          */
         public Available(byte[] body, String etag, String sourceVersions, String staleReason) {
+            this(body, etag, sourceVersions, staleReason, null);
+        }
+
+        /**
+         * {@link #Available(byte[], String, String, String)} of metadata, with where it comes from.
+         *
+         * @param sources the {@link MetadataSource} labels of what it is made of, comma-separated in merge order
+         */
+        public Available(byte[] body, String etag, String sourceVersions, String staleReason, String sources) {
             this.body = body;
             this.etag = etag;
             this.encoder = null;
             this.sourceVersions = sourceVersions;
             this.staleReason = staleReason;
-            this.sources = null;
+            this.sources = sources;
         }
 
         private Available(Supplier<byte[]> encoder, String sourceVersions, String staleReason, String sources) {

@@ -53,8 +53,7 @@ public record AttributeColumn(
                     podWide ? s.request() : null, s.device().driver(), s.device().pool(), s.device().name(),
                     value == null ? null : AttributeText.json(value));
         }).toList();
-        return DerivedBodies.json(new AttributeColumn(attribute, cells), selection.sourceVersions(),
-                selection.staleReason());
+        return DerivedBodies.json(new AttributeColumn(attribute, cells), selection);
     }
 
     /** The {@code text/plain} answer: each device's lines, or an empty line for a device without a value. */
@@ -68,6 +67,6 @@ public record AttributeColumn(
             }
             lines.forEach(line -> text.append(line).append('\n'));
         }
-        return DerivedBodies.text(text.toString(), selection.sourceVersions(), selection.staleReason());
+        return DerivedBodies.text(text.toString(), selection);
     }
 }

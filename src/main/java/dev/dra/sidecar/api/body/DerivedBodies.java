@@ -21,20 +21,22 @@ final class DerivedBodies {
 
     private DerivedBodies() {}
 
-    static Served.Available json(Object body, String sourceVersions, String staleReason) {
+    /** {@code body} as JSON, with what {@code selection} is made of in its headers. */
+    static Served.Available json(Object body, DeviceSelection selection) {
         try {
             byte[] json = WRITER.writeValueAsBytes(body);
             byte[] withNewline = new byte[json.length + 1];
             System.arraycopy(json, 0, withNewline, 0, json.length);
             withNewline[json.length] = '\n';
-            return bytes(withNewline, sourceVersions, staleReason);
+            return bytes(withNewline, selection);
         } catch (JsonProcessingException e) {
             throw new IllegalStateException("records always encode", e);
         }
     }
 
-    static Served.Available text(String body, String sourceVersions, String staleReason) {
-        return bytes(body.getBytes(StandardCharsets.UTF_8), sourceVersions, staleReason);
+    /** {@code body} as text, with what {@code selection} is made of in its headers. */
+    static Served.Available text(String body, DeviceSelection selection) {
+        return bytes(body.getBytes(StandardCharsets.UTF_8), selection);
     }
 
     /** A JSON string literal of {@code value}, as the writer escapes it. */
@@ -46,11 +48,11 @@ final class DerivedBodies {
         }
     }
 
-    private static Served.Available bytes(byte[] body, String sourceVersions, String staleReason) {
+    private static Served.Available bytes(byte[] body, DeviceSelection selection) {
         try {
             byte[] digest = MessageDigest.getInstance("SHA-256").digest(body);
-            return new Served.Available(body, '"' + HexFormat.of().formatHex(digest, 0, 16) + '"', sourceVersions,
-                    staleReason);
+            return new Served.Available(body, '"' + HexFormat.of().formatHex(digest, 0, 16) + '"',
+                    selection.sourceVersions(), selection.staleReason(), selection.sources());
         } catch (NoSuchAlgorithmException e) {
             throw new IllegalStateException("SHA-256 is in every JDK", e);
         }

@@ -41,7 +41,7 @@ public record DeviceList(List<Entry> devices) {
             return new Entry(s.kind().apiSegment(), s.claim(), s.request(), d.driver(), d.pool(), d.name(),
                     attributes(d), d.networkData());
         }).toList();
-        return DerivedBodies.json(new DeviceList(entries), selection.sourceVersions(), selection.staleReason());
+        return DerivedBodies.json(new DeviceList(entries), selection);
     }
 
     /** The attributes object in the snapshot's key order, each value as the snapshot encoded it. */

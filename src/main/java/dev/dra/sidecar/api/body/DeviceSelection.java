@@ -6,6 +6,7 @@ import dev.dra.sidecar.snapshot.ClaimEntry;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.snapshot.DeviceEntry;
 import dev.dra.sidecar.snapshot.MetadataSnapshot;
+import dev.dra.sidecar.snapshot.MetadataSource;
 import dev.dra.sidecar.snapshot.RequestEntry;
 import dev.dra.sidecar.snapshot.Served;
 import java.util.ArrayList;
@@ -21,8 +22,10 @@ import java.util.Set;
  *
  * @param sourceVersions the apiVersions decoded for the selected request, or {@code null} for a pod-wide selection
  * @param staleReason why some of what is selected is not its file's latest content, or {@code null}
+ * @param sources where the selected requests' metadata comes from: the
+ *     {@link dev.dra.sidecar.snapshot.MetadataSource} labels, comma-separated in claim, request and merge order
  */
-public record DeviceSelection(List<Selected> devices, String sourceVersions, String staleReason) {
+public record DeviceSelection(List<Selected> devices, String sourceVersions, String staleReason, String sources) {
 
     /** One selected device and the claim and request it belongs to. */
     record Selected(ClaimKind kind, String claim, String request, DeviceEntry device) {}
@@ -41,13 +44,15 @@ public record DeviceSelection(List<Selected> devices, String sourceVersions, Str
                 devices.add(new Selected(kind, claim, request, device));
             }
         }
-        return new DeviceSelection(List.copyOf(devices), merged.sourceVersions(), merged.staleReason());
+        return new DeviceSelection(List.copyOf(devices), merged.sourceVersions(), merged.staleReason(),
+                merged.sources());
     }
 
     /** Every device of every claim kind, claim (by name) and request (by name) that {@code filter} keeps. */
     public static DeviceSelection ofPod(MetadataSnapshot snapshot, DeviceFilter filter) {
         List<Selected> devices = new ArrayList<>();
         Set<String> staleReasons = new LinkedHashSet<>();
+        List<MetadataSource> sources = new ArrayList<>();
         for (ClaimKind kind : ClaimKind.values()) {
             if (!filter.keepsKind(kind)) {
                 continue;
@@ -64,6 +69,7 @@ public record DeviceSelection(List<Selected> devices, String sourceVersions, Str
                     if (merged.staleReason() != null) {
                         staleReasons.add(merged.staleReason());
                     }
+                    request.drivers().values().forEach(driver -> sources.add(driver.source()));
                     for (DeviceEntry device : request.devices()) {
                         if (filter.keepsDevice(device)) {
                             devices.add(new Selected(kind, claim.name(), request.name(), device));
@@ -73,7 +79,7 @@ public record DeviceSelection(List<Selected> devices, String sourceVersions, Str
             }
         }
         return new DeviceSelection(List.copyOf(devices), null,
-                staleReasons.isEmpty() ? null : String.join("; ", staleReasons));
+                staleReasons.isEmpty() ? null : String.join("; ", staleReasons), MetadataSource.labels(sources));
     }
 
     private static Served.Available servable(RequestEntry request) {

@@ -29,7 +29,7 @@ import org.eclipse.microprofile.openapi.models.responses.APIResponses;
  * Completes the generated document from the route table and the problem catalog, so the resources need not
  * repeat them: the operationId of each claim route ({@link ApiRoutes.ClaimRoute#operationId}), the problem
  * responses of each operation ({@link ProblemType#listed}), the enumeration of problem codes, and the {@code 304}
- * and the ETag, Metadata-Source-Version and Warning headers of every metadata GET.
+ * and the ETag, Metadata-Source, Metadata-Source-Version and Warning headers of every metadata GET.
  */
 public class OpenApiDocument implements OASFilter {
 
@@ -138,6 +138,9 @@ public class OpenApiDocument implements OASFilter {
                         "The apiVersion(s) decoded, comma-separated in file order"));
             }
             if (readsFiles) {
+                ok.addHeader(ConditionalResponses.SOURCE_HEADER, header("Where the metadata served comes from, "
+                        + "comma-separated in merge order: file, or resource-api where a driver wrote no file and it "
+                        + "is derived from the resource API"));
                 ok.addHeader("Warning", header("110 - \"stale: <reason>\" when the latest read of a file failed "
                         + "and its last good object is served"));
             }
