@@ -39,20 +39,18 @@ class EnvShellTest {
     private static final String PREFIX = "DRA_HOSTILE_GPU_EVIL_0_";
 
     /**
-     * Fetches the route with curl and evaluates it with every assignment exported ({@code set -a}), so that
-     * {@code env -0} lists every variable the evaluation set, whatever bytes its value holds; then writes each
+     * Fetches the route with curl and evaluates it, then lists the environment a program started from that shell
+     * gets ({@code env -0}): every variable the answer exports, whatever bytes its value holds; then writes each
      * named variable's value to a file of its own.
      */
     private static final String SCRIPT = """
             set -eu
             url=$1; out=$2; shift 2
             cd "$out/cwd"
-            set -a
             answer=$(curl -fsS "$url")
             env -0 > "$out/before"
             eval "$answer"
             env -0 > "$out/after"
-            set +a
             for name in "$@"; do
               eval "value=\\${$name}"
               printf '%s' "$value" > "$out/values/$name"

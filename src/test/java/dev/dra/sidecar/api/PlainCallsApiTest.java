@@ -131,23 +131,23 @@ class PlainCallsApiTest {
     void envNamesEveryAttributeAndNetworkFieldByTheDocumentedRule() {
         given().get("/claims/gpu-claim/gpu/env").then().statusCode(200).contentType("text/plain;charset=UTF-8")
                 .body(equalTo("""
-                        DRA_GPU_CLAIM_GPU_GPU_0_CORES='1,2'
-                        DRA_GPU_CLAIM_GPU_GPU_0_NUMANODE='0'
-                        DRA_GPU_CLAIM_GPU_GPU_0_RESOURCE_KUBERNETES_IO_PCIBUSID='0000:3b:00.0'
-                        DRA_GPU_CLAIM_GPU_GPU_0_UUID='GPU-aaaa'
-                        DRA_GPU_CLAIM_GPU_GPU_1_CORES='3'
-                        DRA_GPU_CLAIM_GPU_GPU_1_NUMANODE='1'
-                        DRA_GPU_CLAIM_GPU_GPU_1_RESOURCE_KUBERNETES_IO_PCIBUSID='0000:86:00.0'
-                        DRA_GPU_CLAIM_GPU_GPU_1_UUID='GPU-bbbb'
-                        DRA_GPU_CLAIM_GPU_RDMA_0_NUMANODE='0'
-                        DRA_GPU_CLAIM_GPU_RDMA_0_NETWORKDATA_INTERFACENAME='eth1'
-                        DRA_GPU_CLAIM_GPU_RDMA_0_NETWORKDATA_IPS='192.0.2.10/24,2001:db8::a/64'
-                        DRA_GPU_CLAIM_GPU_RDMA_0_NETWORKDATA_HARDWAREADDRESS='02:00:00:00:00:01'
+                        export DRA_GPU_CLAIM_GPU_GPU_0_CORES='1,2'
+                        export DRA_GPU_CLAIM_GPU_GPU_0_NUMANODE='0'
+                        export DRA_GPU_CLAIM_GPU_GPU_0_RESOURCE_KUBERNETES_IO_PCIBUSID='0000:3b:00.0'
+                        export DRA_GPU_CLAIM_GPU_GPU_0_UUID='GPU-aaaa'
+                        export DRA_GPU_CLAIM_GPU_GPU_1_CORES='3'
+                        export DRA_GPU_CLAIM_GPU_GPU_1_NUMANODE='1'
+                        export DRA_GPU_CLAIM_GPU_GPU_1_RESOURCE_KUBERNETES_IO_PCIBUSID='0000:86:00.0'
+                        export DRA_GPU_CLAIM_GPU_GPU_1_UUID='GPU-bbbb'
+                        export DRA_GPU_CLAIM_GPU_RDMA_0_NUMANODE='0'
+                        export DRA_GPU_CLAIM_GPU_RDMA_0_NETWORKDATA_INTERFACENAME='eth1'
+                        export DRA_GPU_CLAIM_GPU_RDMA_0_NETWORKDATA_IPS='192.0.2.10/24,2001:db8::a/64'
+                        export DRA_GPU_CLAIM_GPU_RDMA_0_NETWORKDATA_HARDWAREADDRESS='02:00:00:00:00:01'
                         """));
         given().queryParam("driver", "nic.example.com").get("/claims/gpu-claim/gpu/env").then().statusCode(200)
-                .body(startsWith("DRA_GPU_CLAIM_GPU_RDMA_0_NUMANODE='0'\n"));
+                .body(startsWith("export DRA_GPU_CLAIM_GPU_RDMA_0_NUMANODE='0'\n"));
         given().get("/template-claims/my-gpu/gpu/env").then().statusCode(200)
-                .body(equalTo("DRA_MY_GPU_GPU_GPU_0_NUMANODE='0'\nDRA_MY_GPU_GPU_GPU_0_UUID='GPU-cccc'\n"));
+                .body(equalTo("export DRA_MY_GPU_GPU_GPU_0_NUMANODE='0'\nexport DRA_MY_GPU_GPU_GPU_0_UUID='GPU-cccc'\n"));
     }
 
     @Test
@@ -158,7 +158,7 @@ class PlainCallsApiTest {
                 .body("detail", containsString("a.example.com"))
                 .body("detail", containsString("b.example.com"));
         given().queryParam("driver", "b.example.com").get("/claims/twins/gpu/env").then().statusCode(200)
-                .body(equalTo("DRA_TWINS_GPU_GPU_0_MODEL='B'\n"));
+                .body(equalTo("export DRA_TWINS_GPU_GPU_0_MODEL='B'\n"));
         given().get("/claims/nul/gpu/env").then().statusCode(409).body("code", equalTo("env-value-unrepresentable"));
     }
 

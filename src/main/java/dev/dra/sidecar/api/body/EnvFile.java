@@ -10,8 +10,9 @@ import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
- * The metadata of the selected devices as POSIX shell variable assignments, one per line, for
- * {@code eval "$(curl -s ...)"} or {@code . ./file}.
+ * The metadata of the selected devices as POSIX shell variable assignments, one {@code export NAME='value'} per line,
+ * for {@code eval "$(curl -s ...)"} or {@code . ./file}: exported, so that a program the shell starts afterwards
+ * ({@code exec python app.py}) sees them in its environment.
  *
  * <p>Names: {@code DRA_<CLAIM>_<REQUEST>_<DEVICE>_<ATTRIBUTE>}, each part the name with ASCII letters upper-cased,
  * ASCII digits kept and every other character (each code point) made {@code _}; the network data of a device is
@@ -52,8 +53,9 @@ public final class EnvFile {
             }
         }
         StringBuilder text = new StringBuilder();
-        values.forEach((name, value) -> text.append(name).append('=').append(quote(value)).append('\n'));
-        return DerivedBodies.text(text.toString(), selection.sourceVersions(), selection.staleReason());
+        values.forEach((name, value) -> text.append("export ").append(name).append('=').append(quote(value))
+                .append('\n'));
+        return DerivedBodies.text(text.toString(), selection);
     }
 
     /** A name part: ASCII letters upper-cased, ASCII digits kept, every other code point {@code _}. */
