@@ -4,11 +4,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.testsupport.LocalPorts;
+import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.PackagedSidecar;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -41,10 +43,13 @@ class AwaitStartedIT {
         }
     }
 
+    /** A claim whose file is there but does not decode (a driver that never finishes writing) holds the app. */
     @Test
     void aSidecarThatCannotStartFailsTheHookWithItsReason() throws Exception {
-        Path notMounted = OpsTestTree.copyOfSample().resolve("not-mounted");
-        try (PackagedSidecar sidecar = PackagedSidecar.start("await-started-missing", notMounted, List.of(), List.of(),
+        Path root = OpsTestTree.copyOfSample();
+        Files.writeString(root.resolve("resourceclaims/gpu-claim/gpu/gpu.example.com-metadata.json"),
+                "{\"kind\":\"DeviceMetadata\",\"apiVersion\":");
+        try (PackagedSidecar sidecar = PackagedSidecar.start("await-started-failing", root, List.of(), List.of(),
                 Map.of("dra.metadata.expected-claims", "claims/gpu-claim/gpu"))) {
             Process hook = hook(sidecar.managementPort, "2");
             assertTrue(hook.waitFor(30, TimeUnit.SECONDS), "the hook gave up after its 2 s");
@@ -52,9 +57,27 @@ class AwaitStartedIT {
             assertEquals(1, hook.exitValue(), output);
             assertTrue(output.startsWith("the sidecar did not start within 2 s; /q/health/started on port "
                     + sidecar.managementPort + " answered: HTTP/1.1 503 Service Unavailable {"), output);
-            assertTrue(output.contains("the sidecar container probably does not list the claim in its own "
-                    + "resources.claims"), "the sidecar's reason, as kubelet's log and the termination message show it: "
-                    + output);
+            assertTrue(output.contains("failing: malformed-stream"), "the sidecar's reason, as kubelet's log and the "
+                    + "termination message show it: " + output);
+        }
+    }
+
+    /**
+     * Nothing mounted for the expected claim: nothing can come later, so the hook returns at once and the app starts;
+     * the sidecar's log says why, naming both causes.
+     */
+    @Test
+    void aSidecarThatSeesNoMetadataLetsTheAppStartAndItsLogSaysBothCauses() throws Exception {
+        Path notMounted = OpsTestTree.copyOfSample().resolve("not-mounted");
+        try (PackagedSidecar sidecar = PackagedSidecar.start("await-started-absent", notMounted, List.of(), List.of(),
+                Map.of("dra.metadata.expected-claims", "claims/gpu-claim/gpu"))) {
+            Process hook = hook(sidecar.managementPort, "60");
+            assertTrue(hook.waitFor(30, TimeUnit.SECONDS), "the hook returned");
+            assertEquals(0, hook.exitValue(), output(hook));
+            Eventually.awaitTrue(Duration.ofSeconds(10), () -> "the sidecar's log says why: " + sidecar.log(),
+                    () -> sidecar.log().contains("Expected claim claims/gpu-claim/gpu is absent")
+                            && sidecar.log().contains("does not list claim gpu-claim in its own resources.claims")
+                            && sidecar.log().contains("its driver writes no metadata file"));
         }
     }
 
