@@ -55,6 +55,7 @@ public final class KubeApi {
     private final URI server;
     private final Path tokenFile;
     private final HttpClient client;
+    private final ApiRequests requests;
 
     /**
      * @param server the API server, such as {@code https://10.96.0.1:443}
@@ -63,6 +64,12 @@ public final class KubeApi {
      * @throws IllegalStateException when the CA file cannot be read or used
      */
     public KubeApi(URI server, Path tokenFile, Path caFile) {
+        this(server, tokenFile, caFile, ApiRequests.NONE);
+    }
+
+    /** {@link #KubeApi(URI, Path, Path)}, each call counted in {@code requests}. */
+    public KubeApi(URI server, Path tokenFile, Path caFile, ApiRequests requests) {
+        this.requests = requests;
         this.server = server;
         this.tokenFile = tokenFile;
         this.client = HttpClient.newBuilder().sslContext(trusting(caFile)).connectTimeout(CALL_TIMEOUT)
@@ -117,7 +124,14 @@ public final class KubeApi {
      */
     public void watch(String pathAndQuery, Consumer<JsonNode> events) throws IOException, InterruptedException {
         HttpRequest request = request(pathAndQuery).GET().build();
-        HttpResponse<Stream<String>> response = client.send(request, HttpResponse.BodyHandlers.ofLines());
+        HttpResponse<Stream<String>> response;
+        try {
+            response = client.send(request, HttpResponse.BodyHandlers.ofLines());
+        } catch (IOException e) {
+            requests.count("GET", pathAndQuery, "failed");
+            throw e;
+        }
+        requests.count("GET", pathAndQuery, response.statusCode() / 100 == 2 ? "ok" : "refused");
         try (Stream<String> lines = response.body()) {
             if (response.statusCode() / 100 != 2) {
                 throw new Failed(response.statusCode(), "watch " + pathAndQuery + ": HTTP " + response.statusCode());
@@ -151,7 +165,11 @@ public final class KubeApi {
             return CompletableFuture.failedFuture(e);
         }
         HttpRequest timed = HttpRequest.newBuilder(request, (name, value) -> true).timeout(CALL_TIMEOUT).build();
-        return client.sendAsync(timed, HttpResponse.BodyHandlers.ofInputStream()).thenApply(response -> {
+        String pathAndQuery = request.uri().getRawPath()
+                + (request.uri().getRawQuery() == null ? "" : "?" + request.uri().getRawQuery());
+        return client.sendAsync(timed, HttpResponse.BodyHandlers.ofInputStream()).whenComplete((response, failure) ->
+                requests.count(request.method(), pathAndQuery, failure != null ? "failed"
+                        : response.statusCode() / 100 == 2 ? "ok" : "refused")).thenApply(response -> {
             try (InputStream body = response.body()) {
                 byte[] bytes = body.readNBytes(8 << 20);
                 if (response.statusCode() / 100 != 2) {

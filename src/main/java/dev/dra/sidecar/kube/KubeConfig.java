@@ -31,12 +31,13 @@ public interface KubeConfig {
      * The client these settings make.
      *
      * @param needs what needs the API server, for the message when none is set or found
+     * @param requests counts the client's calls
      * @throws IllegalStateException when no API server is set nor found, or the CA cannot be used
      */
-    default KubeApi client(String needs) {
+    default KubeApi client(String needs, ApiRequests requests) {
         URI server = apiServer().or(KubeApi::inCluster).orElseThrow(() -> new IllegalStateException(needs
                 + " needs the API server: set dra.metadata.kube.api-server, or run in a pod "
                 + "(KUBERNETES_SERVICE_HOST and KUBERNETES_SERVICE_PORT)"));
-        return new KubeApi(server, tokenFile(), caFile());
+        return new KubeApi(server, tokenFile(), caFile(), requests);
     }
 }

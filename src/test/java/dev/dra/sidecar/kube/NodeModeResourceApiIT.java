@@ -5,21 +5,25 @@ import static dev.dra.sidecar.kube.ClusterPods.LOOPBACK;
 import static dev.dra.sidecar.kube.InjectionPods.direct;
 import static dev.dra.sidecar.kube.InjectionPods.template;
 import static dev.dra.sidecar.kube.InjectionPods.withClaims;
+import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.kube.ResourceObjects.Result;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.testsupport.Eventually;
 import io.fabric8.kubernetes.api.model.Pod;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +59,9 @@ class NodeModeResourceApiIT {
     private static final String META_START = "{\"kind\":\"DeviceMetadata\",\"apiVersion\":\"metadata.resource.k8s.io/v1beta1\",";
 
     NodeCluster cluster;
+
+    @TestHTTPResource(value = "/metrics", management = true)
+    URL metricsUrl;
 
     @BeforeEach
     void available() {
@@ -119,6 +126,14 @@ class NodeModeResourceApiIT {
                 r -> "file".equals(r.header("Metadata-Source")), "a file wins over the resource API");
         assertEquals(SidecarBodies.request(file), filed.asString());
         as(token).get("/claims").then().statusCode(200).body("claims[0].derived", equalTo(null));
+
+        // The agent's calls to the API server, by verb, resource and outcome: the claims and slices are watched.
+        String metrics = given().get(metricsUrl).asString();
+        for (String watched : List.of("resourceclaims", "resourceslices", "pods")) {
+            assertTrue(metrics.contains("dra_kube_api_requests_total{outcome=\"ok\",resource=\"" + watched
+                    + "\",verb=\"watch\"}"), watched + " watched: " + metrics.lines()
+                    .filter(line -> line.startsWith("dra_kube_api")).toList());
+        }
     }
 
     @Test
