@@ -1,6 +1,5 @@
 package dev.dra.sidecar.decode;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
@@ -45,7 +44,6 @@ class GoOracleDifferentialIT {
     static final long SEED = Seeds.of("dra.oracle.seed", 1);
     /** Share of the cases that are tree reads; the rest are streams. */
     private static final int TREE_PERCENT = 20;
-    private static final int REPORTED = 20;
     private static final ObjectMapper JSON = GoOracle.JSON;
     /** Inputs Jazzer found to reach new code in the decoder ({@link DecoderFuzzTarget}). */
     private static final Path CORPUS = Path.of("src/test/resources/fixtures/oracle-corpus");
@@ -114,7 +112,7 @@ class GoOracleDifferentialIT {
 
     private void compareStreams() throws Exception {
         int cases = CASES - CASES * TREE_PERCENT / 100;
-        Differences differences = new Differences("stream");
+        OracleDifferences differences = new OracleDifferences("stream", SEED, CASES);
         long started = System.nanoTime();
         try (GoOracle oracle = GoOracle.start()) {
             GoVerdicts verdicts = new GoVerdicts(oracle);
@@ -131,7 +129,7 @@ class GoOracleDifferentialIT {
     }
 
     private void compareCorpus() throws Exception {
-        Differences differences = new Differences("corpus");
+        OracleDifferences differences = new OracleDifferences("corpus", SEED, CASES);
         long started = System.nanoTime();
         List<Path> files;
         try (var listing = Files.list(CORPUS)) {
@@ -146,7 +144,7 @@ class GoOracleDifferentialIT {
         }
     }
 
-    private void compare(byte[] stream, String name, GoOracle oracle, GoVerdicts verdicts, Differences differences)
+    private void compare(byte[] stream, String name, GoOracle oracle, GoVerdicts verdicts, OracleDifferences differences)
             throws IOException {
         String difference = verdicts.decode(oracle.decode(stream), validate(stream));
         if (difference != null) {
@@ -157,7 +155,7 @@ class GoOracleDifferentialIT {
 
     private void compareTrees() throws Exception {
         int cases = CASES * TREE_PERCENT / 100;
-        Differences differences = new Differences("tree");
+        OracleDifferences differences = new OracleDifferences("tree", SEED, CASES);
         long started = System.nanoTime();
         try (GoOracle oracle = GoOracle.start(root)) {
             RequestTrees trees = new RequestTrees(new Random(SEED ^ 0x5DEECE66DL), root, sidecar, new GoVerdicts(oracle), oracle);
@@ -233,33 +231,6 @@ class GoOracleDifferentialIT {
                         DeviceMetadata.V1ALPHA1))).getBytes(StandardCharsets.UTF_8));
             }
             return out.toByteArray();
-        }
-    }
-
-    /** The differences of one test, the first few in full, failing it with the seed. */
-    static final class Differences {
-        private final String kind;
-        private final List<String> reported = new ArrayList<>();
-        private int count;
-
-        Differences(String kind) {
-            this.kind = kind;
-        }
-
-        void add(Object caseNumber, String difference) {
-            count++;
-            if (reported.size() < REPORTED) {
-                reported.add("case " + caseNumber + ": " + difference);
-            }
-        }
-
-        void assertNone(int cases, long startedNanos) {
-            long seconds = Duration.ofNanos(System.nanoTime() - startedNanos).toSeconds();
-            System.out.println("GoOracleDifferentialIT: " + cases + " " + kind + " cases in " + seconds + " s, " + count
-                    + " differences (seed " + SEED + ")");
-            assertTrue(count == 0, () -> count + " of " + cases + " " + kind + " cases differ from Go (seed " + SEED
-                    + ", -Ddra.oracle.seed=" + SEED + " -Ddra.oracle.cases=" + CASES + " reproduces):\n"
-                    + String.join("\n\n", reported));
         }
     }
 }

@@ -61,7 +61,7 @@ final class RequestTrees {
      * Writes one batch, waits until the sidecar lists it, compares every read and removes the batch again (so that
      * a long run keeps one batch in the sidecar's pod-sized heap, not all of them); how many comparisons ran.
      */
-    int runBatch(int batch, GoOracleDifferentialIT.Differences differences, int firstCase) throws IOException {
+    int runBatch(int batch, OracleDifferences differences, int firstCase) throws IOException {
         List<Request> requests = new ArrayList<>();
         for (int i = 0; i < REQUESTS_PER_BATCH; i++) {
             requests.add(write(batch, i));
@@ -119,7 +119,7 @@ final class RequestTrees {
         return names;
     }
 
-    private int compare(Request request, GoOracleDifferentialIT.Differences differences, int firstCase) throws IOException {
+    private int compare(Request request, OracleDifferences differences, int firstCase) throws IOException {
         int cases = firstCase;
         String rootText = root.toString();
         JsonNode goMerged = oracle.read(request.kind, request.claim, request.request, null);
@@ -218,7 +218,7 @@ final class RequestTrees {
         return String.join("/", segments);
     }
 
-    private void report(GoOracleDifferentialIT.Differences differences, int caseNumber, Request request, String what,
+    private void report(OracleDifferences differences, int caseNumber, Request request, String what,
             String difference) {
         if (difference != null) {
             StringBuilder files = new StringBuilder();

@@ -68,8 +68,7 @@ class AwaitStartedIT {
      */
     @Test
     void aSidecarThatSeesNoMetadataLetsTheAppStartAndItsLogSaysBothCauses() throws Exception {
-        Path notMounted = OpsTestTree.copyOfSample().resolve("not-mounted");
-        try (PackagedSidecar sidecar = PackagedSidecar.start("await-started-absent", notMounted, List.of(), List.of(),
+        try (PackagedSidecar sidecar = PackagedSidecar.start("await-started-absent", OpsTestTree.NOT_MOUNTED, List.of(), List.of(),
                 Map.of("dra.metadata.expected-claims", "claims/gpu-claim/gpu"))) {
             Process hook = hook(sidecar.managementPort, "60");
             assertTrue(hook.waitFor(30, TimeUnit.SECONDS), "the hook returned");

@@ -11,7 +11,6 @@ import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import java.net.URL;
-import java.nio.file.Path;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
 
@@ -21,11 +20,9 @@ import org.junit.jupiter.api.Test;
 class MissingRootHealthTest {
 
     public static class NoRoot implements QuarkusTestProfile {
-        static final Path ROOT = OpsTestTree.copyOfSample().resolve("not-mounted");
-
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("dra.metadata.root", ROOT.toString(), "dra.metadata.expected-claims", "claims/gpu-claim/gpu");
+            return Map.of("dra.metadata.root", OpsTestTree.NOT_MOUNTED.toString(), "dra.metadata.expected-claims", "claims/gpu-claim/gpu");
         }
     }
 
@@ -45,7 +42,7 @@ class MissingRootHealthTest {
         for (String probe : new String[] {"started", "ready"}) {
             given().get(health + "/" + probe).then().statusCode(200)
                     .body("checks.find { it.name.startsWith('dra-metadata-present') }.data.problem", equalTo("metadata root "
-                            + NoRoot.ROOT + " does not exist: no metadata file is mounted into this container"))
+                            + OpsTestTree.NOT_MOUNTED + " does not exist: no metadata file is mounted into this container"))
                     .body("checks.find { it.name.startsWith('dra-metadata-present') }.data.'claims/gpu-claim/gpu'",
                             allOf(startsWith("absent: "), containsString("resources.claims"),
                                     containsString("writes no metadata file")));

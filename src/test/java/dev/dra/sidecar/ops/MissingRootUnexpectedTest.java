@@ -23,7 +23,7 @@ class MissingRootUnexpectedTest {
     public static class NoRootNoExpectedClaims implements QuarkusTestProfile {
         @Override
         public Map<String, String> getConfigOverrides() {
-            return Map.of("dra.metadata.root", MissingRootHealthTest.NoRoot.ROOT.toString());
+            return Map.of("dra.metadata.root", OpsTestTree.NOT_MOUNTED.toString());
         }
     }
 

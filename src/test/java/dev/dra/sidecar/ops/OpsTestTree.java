@@ -17,6 +17,8 @@ import java.util.Map;
 public class OpsTestTree implements QuarkusTestProfile {
 
     static final Path ROOT = copyOfSample();
+    /** A metadata root that does not exist: a container into which nothing is mounted. */
+    static final Path NOT_MOUNTED = copyOfSample().resolve("not-mounted");
 
     @Override
     public Map<String, String> getConfigOverrides() {
