@@ -68,3 +68,24 @@ go_tool_k8s_version_ldflags() {
   echo "-X k8s.io/component-base/version.gitVersion=$version -X k8s.io/component-base/version.gitMajor=1" \
     "-X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
 }
+
+# go_tool_single NAME MODULE PACKAGE LDFLAGS
+#   The whole of a build.sh for one binary: NAME, built from the Go package PACKAGE of MODULE at the version the
+#   go.mod beside the calling script ($here) pins, cached under NAME keyed by that go.mod and its go.sum, with
+#   -ldflags "-s -w LDFLAGS", where {version} in LDFLAGS stands for MODULE's version and {bare-version} for it without
+#   its leading v; prints the binary's path.
+go_tool_single() {
+  single_name="$1" single_module="$2" single_package="$3" single_flags="$4"
+  go_tool_cache "$single_name" ".build-$single_name" "$here/go.mod" "$here/go.sum"
+  go_tool_build "$single_name" go_tool_single_build "$single_name"
+  echo "$target/bin/$single_name"
+}
+
+go_tool_single_build() {
+  local version flags
+  version="$(awk -v m="$single_module" '$1 == m { print $2 } $1 == "require" && $2 == m { print $3 }' "$here/go.mod")"
+  flags="${single_flags//\{version\}/$version}"
+  flags="${flags//\{bare-version\}/${version#v}}"
+  (cd "$here" && CGO_ENABLED=0 nice "$go_bin" build -mod=readonly -trimpath -ldflags "-s -w $flags" \
+    -o "$work/bin/$single_name" "$single_package")
+}

@@ -5,15 +5,5 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../go-tool-cache.sh"
-
-go_tool_cache actionlint .build-actionlint "$here/go.mod" "$here/go.sum"
-
-build() {
-  local version
-  version="$(awk '$1 == "github.com/rhysd/actionlint" { print $2 }' "$here/go.mod")"
-  (cd "$here" && CGO_ENABLED=0 nice "$go_bin" build -mod=readonly -trimpath \
-    -ldflags "-s -w -X github.com/rhysd/actionlint.version=$version" \
-    -o "$work/bin/actionlint" github.com/rhysd/actionlint/cmd/actionlint)
-}
-go_tool_build actionlint build actionlint
-echo "$target/bin/actionlint"
+go_tool_single actionlint github.com/rhysd/actionlint github.com/rhysd/actionlint/cmd/actionlint \
+  "-X github.com/rhysd/actionlint.version={version}"

@@ -5,14 +5,4 @@
 set -euo pipefail
 here="$(cd "$(dirname "$0")" && pwd)"
 . "$here/../go-tool-cache.sh"
-
-go_tool_cache syft .build-syft "$here/go.mod" "$here/go.sum"
-
-build() {
-  local version
-  version="$(awk '$1 == "github.com/anchore/syft" { print $2 }' "$here/go.mod")"
-  (cd "$here" && CGO_ENABLED=0 nice "$go_bin" build -mod=readonly -trimpath \
-    -ldflags "-s -w -X main.version=${version#v}" -o "$work/bin/syft" github.com/anchore/syft/cmd/syft)
-}
-go_tool_build syft build syft
-echo "$target/bin/syft"
+go_tool_single syft github.com/anchore/syft github.com/anchore/syft/cmd/syft "-X main.version={bare-version}"
