@@ -68,9 +68,13 @@ class Node:
             log = open(self.proc.logpath, errors="replace").read()[-2000:]
             raise RuntimeError(f"the node's start.sh ended with exit status {status}: {log}")
 
+    def kubectl_run(self, *args, stdin=None, timeout=60):
+        """kubectl against the node: the CompletedProcess (text), whatever its exit status."""
+        return subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig, *args], input=stdin, capture_output=True,
+                              text=True, timeout=timeout)
+
     def kubectl(self, *args, stdin=None, check=True, timeout=60):
-        r = subprocess.run(["kubectl", "--kubeconfig", self.kubeconfig, *args], input=stdin, capture_output=True,
-                           text=True, timeout=timeout)
+        r = self.kubectl_run(*args, stdin=stdin, timeout=timeout)
         if check and r.returncode != 0:
             raise RuntimeError(f"kubectl {' '.join(args[:3])} failed: {r.stderr.strip()[-500:]}")
         return r.stdout
