@@ -98,7 +98,9 @@ class ManifestsAdmissionIT {
     /**
      * The docs: the sidecar must list every claim the app uses, else "the sidecar sees nothing and its startup check
      * says so". The API server cannot know and admits such a pod; the packaged sidecar, given the files the kubelet
-     * mounts for the container as admitted, reports the claim as missing; the complete pod starts.
+     * mounts for the container as admitted, reports the claim as absent, naming both causes (the container does not
+     * list it; its driver writes no file), and lets the start go on (nothing it waits for can come); the complete pod
+     * starts with the claim there.
      */
     @Test
     void aSidecarThatDoesNotListAClaimTheAppUsesIsAdmittedAndItsStartupCheckSaysSo(@TempDir Path complete,
@@ -113,8 +115,12 @@ class ManifestsAdmissionIT {
         Pods.sidecar(pod).getResources().getClaims().removeIf(claim -> claim.getName().equals("my-gpu"));
         Pod admitted = API.client().pods().inNamespace(namespace).resource(pod).create();
         assertEquals(List.of(), API.warnings());
-        KubeletMounts.assertStartupCheck(admitted, incomplete, 503,
-                "does not list pod claim my-gpu (spec.resourceClaims[].name of a template claim) in its own resources.claims");
+        KubeletMounts.assertStartupCheck(admitted, incomplete, 200,
+                "\"template-claims/my-gpu/gpu\": \"absent: no metadata for pod claim my-gpu (spec.resourceClaims[].name"
+                + " of a template claim) (no file is mounted for it at " + incomplete.resolve("resourceclaimtemplates/my-gpu")
+                + "): either the sidecar container does not list pod claim my-gpu (spec.resourceClaims[].name of a template"
+                + " claim) in its own resources.claims (kubelet mounts only the claims a container lists), or its driver"
+                + " writes no metadata file");
     }
 
     /** The component's sidecar as a pod gets it, with {@code change} made, in a namespace enforcing Restricted. */
