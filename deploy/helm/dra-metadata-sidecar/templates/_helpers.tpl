@@ -23,6 +23,11 @@ the 63 of a name.
 {{- include "dra-metadata-sidecar.componentLabels" (list . "node-agent") -}}
 {{- end -}}
 
+{{/* The same labels on the RBAC that lets injected sidecars read the resource API (resourceApi). */}}
+{{- define "dra-metadata-sidecar.resourceApiLabels" -}}
+{{- include "dra-metadata-sidecar.componentLabels" (list . "resource-api") -}}
+{{- end -}}
+
 {{/* The Helm recommended labels, for (list <root context> <component>). */}}
 {{- define "dra-metadata-sidecar.componentLabels" -}}
 {{- $root := index . 0 -}}

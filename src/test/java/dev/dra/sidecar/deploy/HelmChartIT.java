@@ -7,10 +7,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dra.sidecar.testsupport.Helm;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import java.util.TreeSet;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -28,9 +33,9 @@ class HelmChartIT {
      * icon address would be a link to nothing.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"sidecar", "node"})
-    void lintStrictIsClean(String mode) throws Exception {
-        Helm.Result lint = Helm.offline().run("lint", "--strict", "--kube-version=1.37.2", "--set", "mode=" + mode,
+    @ValueSource(strings = {"mode=sidecar", "mode=node", "resourceApi.enabled=true,resourceApi.namespaces={apps}"})
+    void lintStrictIsClean(String values) throws Exception {
+        Helm.Result lint = Helm.offline().run("lint", "--strict", "--kube-version=1.37.2", "--set", values,
                 Helm.CHART.toString());
         assertEquals(0, lint.exitCode(), lint.stdout() + lint.stderr());
         assertTrue(lint.stdout().contains("1 chart(s) linted, 0 chart(s) failed"), lint.stdout());
@@ -114,11 +119,13 @@ class HelmChartIT {
     }
 
     @ParameterizedTest
-    @ValueSource(strings = {"sidecar", "node"})
-    void theHelmLabelsFollowTheConventions(String mode) throws Exception {
-        for (ObjectNode object : ChartRender.helm("dra-metadata-sidecar", "--set", "mode=" + mode).values()) {
+    @ValueSource(strings = {"mode=sidecar", "mode=node", "resourceApi.enabled=true,resourceApi.namespaces={apps}"})
+    void theHelmLabelsFollowTheConventions(String values) throws Exception {
+        for (ObjectNode object : ChartRender.helm("dra-metadata-sidecar", "--set", values).values()) {
             String kind = object.path("kind").asText();
-            String component = kind.contains("AdmissionPolicy") || kind.equals("ConfigMap") ? "injection" : "node-agent";
+            String component = kind.contains("AdmissionPolicy") || kind.equals("ConfigMap") ? "injection"
+                    : object.path("metadata").path("name").asText().endsWith("-resource-api") ? "resource-api"
+                    : "node-agent";
             Map<String, String> labels = new TreeMap<>();
             object.path("metadata").path("labels").fields().forEachRemaining(e -> labels.put(e.getKey(), e.getValue().asText()));
             assertEquals(Map.of(
@@ -161,6 +168,59 @@ class HelmChartIT {
         assertEquals("sidecars", binding.path("spec").path("paramRef").path("namespace").asText());
     }
 
+    /**
+     * {@code resourceApi}: the parameter that turns the source on (the policy, which is the same whatever the values,
+     * reads it at admission), and the RBAC docs/operations.md writes out for one namespace, object for object and
+     * field for field but Helm's labels, once per listed namespace; nothing else. Off (the default), neither.
+     */
+    @Test
+    void theResourceApiValuesRenderTheParameterAndExactlyTheRbacTheDocsWriteOut() throws Exception {
+        Map<String, ObjectNode> off = ChartRender.helm("sidecars");
+        Map<String, ObjectNode> on = ChartRender.helm("sidecars", "--set", "resourceApi.enabled=true",
+                "--set", "resourceApi.namespaces={my-apps,ml}");
+        assertEquals(off.get("MutatingAdmissionPolicy /dra-metadata-sidecar"),
+                on.get("MutatingAdmissionPolicy /dra-metadata-sidecar"), "the policy does not depend on the values");
+        assertTrue(off.get("ConfigMap sidecars/dra-metadata-sidecar").path("data")
+                .path("DRA_METADATA_RESOURCE_API_ENABLED").isMissingNode(), "off: no parameter");
+        assertEquals("true", on.get("ConfigMap sidecars/dra-metadata-sidecar").path("data")
+                .path("DRA_METADATA_RESOURCE_API_ENABLED").asText());
+
+        String name = "dra-metadata-sidecar-resource-api";
+        List<String> added = on.keySet().stream().filter(k -> !off.containsKey(k)).toList();
+        assertEquals(List.of("ClusterRole /" + name, "ClusterRoleBinding /" + name, "Role ml/" + name,
+                "Role my-apps/" + name, "RoleBinding ml/" + name, "RoleBinding my-apps/" + name), added,
+                "what resourceApi adds");
+
+        Map<String, ObjectNode> documented = ChartRender.objects(operationsRbac());
+        Map<String, ObjectNode> forMyApps = ChartRender.helm("sidecars", "--set", "resourceApi.enabled=true",
+                "--set", "resourceApi.namespaces={my-apps}");
+        assertEquals(documented.keySet(), forMyApps.keySet().stream().filter(k -> k.endsWith("/" + name))
+                .collect(Collectors.toCollection(TreeSet::new)), "docs/operations.md's objects");
+        for (String key : documented.keySet()) {
+            assertEquals(ChartRender.canonical(documented.get(key)),
+                    ChartRender.canonical(ChartRender.withoutHelmLabels(forMyApps.get(key))), key);
+        }
+        assertEquals("[{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Group\",\"name\":"
+                + "\"system:serviceaccounts:my-apps\"},{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Group\","
+                + "\"name\":\"system:serviceaccounts:ml\"}]",
+                on.get("ClusterRoleBinding /" + name).path("subjects").toString(), "both namespaces' service accounts");
+
+        assertEquals(List.of("ClusterRole /" + name), ChartRender.helm("sidecars", "--set", "resourceApi.enabled=true")
+                .keySet().stream().filter(k -> k.contains("Role")).toList(), "no namespace listed: nothing bound");
+        assertEquals(List.of(), ChartRender.helm("agents", "--set", "mode=node", "--set", "resourceApi.enabled=true",
+                "--set", "resourceApi.namespaces={my-apps}").keySet().stream().filter(k -> k.endsWith(name)).toList(),
+                "node mode: the agent's own ClusterRole has it");
+    }
+
+    /** The YAML block of docs/operations.md's section on the resource API as a source: the RBAC it writes out. */
+    private static String operationsRbac() throws Exception {
+        String docs = Files.readString(Path.of("docs", "operations.md"));
+        String section = docs.substring(docs.indexOf("## The resource API as a source"));
+        Matcher block = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL).matcher(section);
+        assertTrue(block.find(), "docs/operations.md writes out the RBAC");
+        return block.group(1);
+    }
+
     @Test
     void aDigestPinsTheImageAndTheTagNoLongerCounts() throws Exception {
         String digest = "sha256:" + "0123456789abcdef".repeat(4);
@@ -176,7 +236,10 @@ class HelmChartIT {
             "failurePolicy=Maybe", "settings.DRA_METADATA_EXPECTED_CLAIMS=claims/x",
             "settings.lower_case=x", "resources.limits.cpu=1", "startTimeoutSeconds=0",
             "optIn.label=not a label", "image.repository=", "resources.requests.memory=lots", "replicas=2",
-            "mode=daemonset", "node.hostPaths={relative/dir}", "node.hostPaths={/var/run/cdi}", "node.resources.limits.cpu=1"})
+            "mode=daemonset", "node.hostPaths={relative/dir}", "node.hostPaths={/var/run/cdi}", "node.resources.limits.cpu=1",
+            "resourceApi.enabled=yes", "resourceApi.namespaces={apps}", "resourceApi.enabled=true,resourceApi.namespaces={Apps}",
+            "resourceApi.enabled=true,resourceApi.namespaces={apps,apps}", "settings.DRA_METADATA_RESOURCE_API_ENABLED=x",
+            "settings.POD_NAMESPACE=x", "settings.POD_UID=x", "settings.NODE_NAME=x"})
     void theSchemaRefusesValuesThePolicyCannotCarry(String value) throws Exception {
         Helm.Result result = Helm.offline().run("template", ChartRender.RELEASE, Helm.CHART.toString(),
                 "--kube-version=1.37.2", "--set", value);

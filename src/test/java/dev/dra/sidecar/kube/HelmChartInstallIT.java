@@ -5,6 +5,7 @@ import static dev.dra.sidecar.kube.InjectionPods.direct;
 import static dev.dra.sidecar.kube.InjectionPods.pod;
 import static dev.dra.sidecar.kube.InjectionPods.template;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -17,6 +18,8 @@ import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReview;
+import io.fabric8.kubernetes.api.model.authorization.v1.SubjectAccessReviewBuilder;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -31,7 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 /**
  * The Helm chart on a real API server, as an admin runs it: {@code helm install} injects an opted-in pod exactly as
  * the Kustomize injection does, {@code helm upgrade} with a changed value changes what new pods get, and {@code helm
- * uninstall} leaves nothing the chart made (nor Helm's release records) and stops the injection; the same for node
+ * uninstall} leaves nothing the chart made (nor Helm's release records, nor the resource API's RBAC in the apps'
+ * namespace) and stops the injection; the same for node
  * mode ({@code mode=node}) against deploy/kubernetes/node.
  */
 class HelmChartInstallIT {
@@ -109,14 +113,17 @@ class HelmChartInstallIT {
         assertEquals(byKustomize.getMetadata().getAnnotations(), byHelm.getMetadata().getAnnotations());
 
         helm.succeed("upgrade", RELEASE, Helm.CHART.toString(), "--namespace", releaseNamespace, "--reuse-values",
-                "--set", "startTimeoutSeconds=90", "--set", "resources.limits.memory=200Mi");
+                "--set", "startTimeoutSeconds=90", "--set", "resources.limits.memory=200Mi",
+                "--set", "resourceApi.enabled=true", "--set", "resourceApi.namespaces={" + apps + "}");
         Container upgraded = Eventually.await(Duration.ofSeconds(30),
                 () -> Pods.sidecar(API.client().pods().inNamespace(apps).resource(optedIn("probe")).dryRun().create()),
                 c -> c.getLifecycle().getPostStart().getExec().getCommand().get(2).equals("90")
-                        && new Quantity("200Mi").equals(c.getResources().getLimits().get("memory")),
+                        && new Quantity("200Mi").equals(c.getResources().getLimits().get("memory"))
+                        && c.getEnv().stream().anyMatch(e -> e.getName().equals("POD_NAMESPACE")),
                 "the upgraded policy and parameters applied");
         API.warnings();
         assertEquals(Pods.sidecar(byHelm).getLivenessProbe(), upgraded.getLivenessProbe(), "the rest as it was");
+        assertResourceApiAccess(apps);
 
         List<HasMetadata> installed = API.load(helm.succeed("get", "manifest", RELEASE, "--namespace", releaseNamespace));
         Set<String> kinds = new TreeSet<>();
@@ -124,9 +131,12 @@ class HelmChartInstallIT {
         assertEquals(Set.of("v1/ConfigMap", "admissionregistration.k8s.io/v1/MutatingAdmissionPolicy",
                 "admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding",
                 "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicy",
-                "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding"), kinds, "what the chart installs");
-        assertEquals(7, installed.size(), "the parameters, the policy, the extended-resource warning and their two "
-                + "bindings each: " + installed);
+                "admissionregistration.k8s.io/v1/ValidatingAdmissionPolicyBinding",
+                "rbac.authorization.k8s.io/v1/ClusterRole", "rbac.authorization.k8s.io/v1/ClusterRoleBinding",
+                "rbac.authorization.k8s.io/v1/Role", "rbac.authorization.k8s.io/v1/RoleBinding"), kinds,
+                "what the chart installs");
+        assertEquals(11, installed.size(), "the parameters, the policy, the extended-resource warning and their two "
+                + "bindings each, and the resource API's RBAC for one namespace: " + installed);
 
         assertUninstalled(helm, installed, kinds);
         injection.awaitNotEnforced();
@@ -169,6 +179,32 @@ class HelmChartInstallIT {
                 "admissionregistration.k8s.io/v1/MutatingAdmissionPolicy",
                 "admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding"), kinds, "what node mode installs");
         assertUninstalled(helm, installed, kinds);
+    }
+
+    /**
+     * What {@code resourceApi} grants, as the API server authorizes it: any service account of {@code apps} may get,
+     * list and watch resourceclaims there and resourceslices, and nothing else (no write, no other namespace's
+     * claims); one of another namespace may not.
+     */
+    private static void assertResourceApiAccess(String apps) {
+        for (String verb : List.of("get", "list", "watch")) {
+            assertTrue(allowed("any-sa", apps, verb, "resourceclaims", apps), verb + " resourceclaims");
+            assertTrue(allowed("any-sa", apps, verb, "resourceslices", null), verb + " resourceslices");
+        }
+        assertFalse(allowed("any-sa", apps, "update", "resourceclaims", apps), "no write");
+        assertFalse(allowed("any-sa", apps, "list", "resourceclaims", "default"), "no other namespace's claims");
+        assertFalse(allowed("default", "default", "list", "resourceslices", null), "no other namespace's accounts");
+    }
+
+    /** Whether the API server allows the service account {@code namespace/account} {@code verb} on {@code resource}. */
+    private static boolean allowed(String account, String namespace, String verb, String resource, String in) {
+        SubjectAccessReview review = new SubjectAccessReviewBuilder().withNewSpec()
+                .withUser("system:serviceaccount:" + namespace + ":" + account)
+                .withGroups("system:serviceaccounts", "system:serviceaccounts:" + namespace, "system:authenticated")
+                .withNewResourceAttributes().withGroup("resource.k8s.io").withResource(resource).withVerb(verb)
+                .withNamespace(in).endResourceAttributes().endSpec().build();
+        return API.client().authorization().v1().subjectAccessReview().create(review).getStatus()
+                .getAllowed();
     }
 
     /** Creates an opted-in pod with a claim once the node-mode injection gives it the agent's token. */
