@@ -10,6 +10,7 @@ import io.quarkus.runtime.Startup;
 import jakarta.annotation.PreDestroy;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Instance;
+import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import org.jboss.logging.Logger;
@@ -24,6 +25,12 @@ import org.jboss.logging.Logger;
 public class ResourceApi {
 
     private static final Logger LOG = Logger.getLogger(ResourceApi.class);
+
+    /**
+     * How long a refresh the store asks for (a pod's first request whose claims are not all served yet) waits for the
+     * source to list what the pod's claims need.
+     */
+    static final Duration REFRESH_BOUND = Duration.ofSeconds(2);
 
     private final ResourceApiSource source;
 
@@ -47,6 +54,9 @@ public class ResourceApi {
             source = new ResourceApiSource(api.get(), nodeName, () -> wanted, metadata::derived);
         } else {
             source = null;
+        }
+        if (source != null) {
+            metadata.deriveWith(() -> source.refreshNow(REFRESH_BOUND));
         }
     }
 

@@ -4,6 +4,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.dra.sidecar.kube.KubeApi;
 import dev.dra.sidecar.kube.ListWatch;
 import dev.dra.sidecar.snapshot.DerivedClaims;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -12,6 +13,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import org.jboss.logging.Logger;
@@ -80,32 +82,21 @@ public final class ResourceApiSource implements AutoCloseable {
         return settled;
     }
 
-    /** Completes once the wanted claims as they are now have been derived and handed to the store. */
-    public CompletableFuture<Void> refreshNow() {
+    /**
+     * Derives the wanted claims as they are now and hands the result to the store; completes once it has, and every
+     * namespace and pool they need was listed ({@link #settled()}), or after {@code bound} at the latest.
+     */
+    public CompletableFuture<Void> refreshNow(Duration bound) {
         CompletableFuture<Void> done = new CompletableFuture<>();
         thread.execute(() -> {
             refresh();
-            done.complete(null);
-        });
-        return done;
-    }
-
-    /** Completes once {@link #settled()} (at once if it is). */
-    public CompletableFuture<Void> whenSettled() {
-        CompletableFuture<Void> done = new CompletableFuture<>();
-        thread.execute(() -> {
             if (settled) {
                 done.complete(null);
             } else {
                 settledWaiters.add(done);
             }
         });
-        return done;
-    }
-
-    /** Claims and slices held now, for metrics. */
-    public CompletableFuture<int[]> held() {
-        return CompletableFuture.supplyAsync(() -> new int[] {state.claimCount(), state.sliceCount()}, thread);
+        return done.completeOnTimeout(null, bound.toMillis(), TimeUnit.MILLISECONDS);
     }
 
     @Override
@@ -127,6 +118,7 @@ public final class ResourceApiSource implements AutoCloseable {
     /** Aligns the watches with what is wanted, derives, and hands a change to the store. On the source's thread. */
     private void refresh() {
         refreshPending = false;
+        settledWaiters.removeIf(CompletableFuture::isDone); // given up on at their bound
         state.wanted(wanted.get());
         Set<String> namespaces = state.namespaces();
         claimWatches.keySet().removeIf(namespace -> {

@@ -162,15 +162,6 @@ final class ResourceApiState {
         return out.isEmpty() ? DerivedClaims.NONE : new DerivedClaims(Map.copyOf(out));
     }
 
-    /** Claims held, slices held: for metrics and tests. */
-    int claimCount() {
-        return claims.values().stream().mapToInt(Map::size).sum();
-    }
-
-    int sliceCount() {
-        return slices.size();
-    }
-
     private AllocatedClaim find(WantedClaim want) {
         Map<String, AllocatedClaim> namespace = claims.getOrDefault(want.namespace(), Map.of());
         if (want.claim() != null) {

@@ -84,11 +84,6 @@ final class ResourceSlices {
         return Optional.ofNullable(pools().get(key)).orElse(Unknown.INSTANCE);
     }
 
-    /** How many slices are held, for metrics and tests. */
-    int size() {
-        return byFeed.values().stream().mapToInt(Map::size).sum();
-    }
-
     private Map<PoolKey, Pool> pools() {
         if (pools == null) {
             Map<PoolKey, Long> newest = new HashMap<>();

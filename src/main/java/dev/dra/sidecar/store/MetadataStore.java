@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * What readers use of the store: the immutable, always-consistent snapshot of every metadata file under the root,
@@ -27,6 +28,7 @@ public final class MetadataStore implements AutoCloseable {
 
     private final ChangeWaiters waiters = new ChangeWaiters();
     private final RefreshLoop loop;
+    private volatile Supplier<CompletableFuture<?>> derivation = () -> CompletableFuture.completedFuture(null);
 
     /** The store of the files {@link StoreConfig#mode()} finds: the container's own tree, or the node's CDI specs. */
     public MetadataStore(StoreConfig config, RefreshObserver observer) {
@@ -52,9 +54,20 @@ public final class MetadataStore implements AutoCloseable {
         return loop.nodeClaims();
     }
 
-    /** Walks the source and looks at every file now; completes with the snapshot published by the end of it. */
+    /**
+     * Brings the derived metadata up to date ({@link #deriveWith}), then walks the source and looks at every file;
+     * completes with the snapshot published by the end of it.
+     */
     public CompletableFuture<MetadataSnapshot> refreshNow() {
-        return loop.refreshNow();
+        return derivation.get().thenCompose(derived -> loop.refreshNow());
+    }
+
+    /**
+     * Makes {@link #refreshNow()} first ask {@code derivation} to bring what it derives up to date (and hand it over
+     * through {@link #derived}); its future completes when it has, within a bound of its own.
+     */
+    public void deriveWith(Supplier<CompletableFuture<?>> derivation) {
+        this.derivation = derivation;
     }
 
     /**

@@ -136,6 +136,23 @@ class NodeModeResourceApiIT {
         }
     }
 
+    /**
+     * A pod of a namespace the agent has not watched claims in yet asks at once: its first request waits (boundedly)
+     * for the source to list what its claims need, and is answered with them, not with a 404 to retry.
+     */
+    @Test
+    void aPodAskingRightAfterItsClaimIsAllocatedIsAnsweredAtOnce() {
+        ResourceObjects resources = cluster.resources();
+        ClusterPods pods = cluster.pods();
+        String namespace = pods.namespace("first");
+        resources.slice("first-" + namespace, GPU_DRIVER, "first-" + namespace, 1, gpu("gpu-0", "GPU-f1r5", 1024));
+        Pod pod = pods.start(namespace, withClaims("first", direct("gpu", "gpu-claim")), LOOPBACK);
+        resources.allocatedClaim(namespace, "gpu-claim", "", "first", pod.getMetadata().getUid(),
+                new Result("gpu", GPU_DRIVER, "first-" + namespace, "gpu-0"));
+        as(pods.token(pod)).get("/claims/gpu-claim/gpu/devices/gpu-0/attributes/uuid").then().statusCode(200)
+                .header("Metadata-Source", "resource-api").body("string", equalTo("GPU-f1r5"));
+    }
+
     @Test
     void aRequestOfADriverWithAFileAndOneWithoutIsOneMergedRequest() {
         ResourceObjects resources = cluster.resources();
