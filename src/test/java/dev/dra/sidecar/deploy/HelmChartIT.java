@@ -25,12 +25,14 @@ class HelmChartIT {
 
     /**
      * No warning nor error, and no note but the one about an icon: the project publishes no icon, and a made-up
-     * icon address would be a link to nothing.
+     * icon address would be a link to nothing. In both modes, with the monitoring objects off (the default) and on.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"sidecar", "node"})
-    void lintStrictIsClean(String mode) throws Exception {
-        Helm.Result lint = Helm.offline().run("lint", "--strict", "--kube-version=1.37.2", "--set", "mode=" + mode,
+    @ValueSource(strings = {"mode=sidecar", "mode=node",
+            "mode=sidecar,monitoring.podMonitor.enabled=true,monitoring.prometheusRule.enabled=true",
+            "mode=node,monitoring.podMonitor.enabled=true,monitoring.prometheusRule.enabled=true"})
+    void lintStrictIsClean(String values) throws Exception {
+        Helm.Result lint = Helm.offline().run("lint", "--strict", "--kube-version=1.37.2", "--set", values,
                 Helm.CHART.toString());
         assertEquals(0, lint.exitCode(), lint.stdout() + lint.stderr());
         assertTrue(lint.stdout().contains("1 chart(s) linted, 0 chart(s) failed"), lint.stdout());
