@@ -69,13 +69,13 @@ go_tool_k8s_version_ldflags() {
     "-X k8s.io/component-base/version.gitMinor=$minor -X k8s.io/component-base/version.gitTreeState=clean"
 }
 
-# go_tool_single NAME MODULE PACKAGE LDFLAGS
+# go_tool_single NAME MODULE PACKAGE LDFLAGS [TAGS]
 #   The whole of a build.sh for one binary: NAME, built from the Go package PACKAGE of MODULE at the version the
 #   go.mod beside the calling script ($here) pins, cached under NAME keyed by that go.mod and its go.sum, with
 #   -ldflags "-s -w LDFLAGS", where {version} in LDFLAGS stands for MODULE's version and {bare-version} for it without
-#   its leading v; prints the binary's path.
+#   its leading v, and with -tags TAGS when given; prints the binary's path.
 go_tool_single() {
-  single_name="$1" single_module="$2" single_package="$3" single_flags="$4"
+  single_name="$1" single_module="$2" single_package="$3" single_flags="$4" single_tags="${5:-}"
   go_tool_cache "$single_name" ".build-$single_name" "$here/go.mod" "$here/go.sum"
   go_tool_build "$single_name" go_tool_single_build "$single_name"
   echo "$target/bin/$single_name"
@@ -87,5 +87,5 @@ go_tool_single_build() {
   flags="${single_flags//\{version\}/$version}"
   flags="${flags//\{bare-version\}/${version#v}}"
   (cd "$here" && CGO_ENABLED=0 nice "$go_bin" build -mod=readonly -trimpath -ldflags "-s -w $flags" \
-    -o "$work/bin/$single_name" "$single_package")
+    ${single_tags:+-tags "$single_tags"} -o "$work/bin/$single_name" "$single_package")
 }

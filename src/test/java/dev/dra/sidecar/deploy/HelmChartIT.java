@@ -30,10 +30,12 @@ class HelmChartIT {
 
     /**
      * No warning nor error, and no note but the one about an icon: the project publishes no icon, and a made-up
-     * icon address would be a link to nothing.
+     * icon address would be a link to nothing. In both modes, with the monitoring objects off (the default) and on.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"mode=sidecar", "mode=node", "resourceApi.enabled=true,resourceApi.namespaces={apps}"})
+    @ValueSource(strings = {"mode=sidecar", "mode=node", "resourceApi.enabled=true,resourceApi.namespaces={apps}",
+            "mode=sidecar,monitoring.podMonitor.enabled=true,monitoring.prometheusRule.enabled=true",
+            "mode=node,monitoring.podMonitor.enabled=true,monitoring.prometheusRule.enabled=true"})
     void lintStrictIsClean(String values) throws Exception {
         Helm.Result lint = Helm.offline().run("lint", "--strict", "--kube-version=1.37.2", "--set", values,
                 Helm.CHART.toString());
@@ -170,7 +172,7 @@ class HelmChartIT {
 
     /**
      * {@code resourceApi}: the parameter that turns the source on (the policy, which is the same whatever the values,
-     * reads it at admission), and the RBAC docs/operations.md writes out for one namespace, object for object and
+     * reads it at admission), and the RBAC docs/resource-api.md writes out for one namespace, object for object and
      * field for field but Helm's labels, once per listed namespace; nothing else. Off (the default), neither.
      */
     @Test
@@ -191,11 +193,11 @@ class HelmChartIT {
                 "Role my-apps/" + name, "RoleBinding ml/" + name, "RoleBinding my-apps/" + name), added,
                 "what resourceApi adds");
 
-        Map<String, ObjectNode> documented = ChartRender.objects(operationsRbac());
+        Map<String, ObjectNode> documented = ChartRender.objects(documentedRbac());
         Map<String, ObjectNode> forMyApps = ChartRender.helm("sidecars", "--set", "resourceApi.enabled=true",
                 "--set", "resourceApi.namespaces={my-apps}");
         assertEquals(documented.keySet(), forMyApps.keySet().stream().filter(k -> k.endsWith("/" + name))
-                .collect(Collectors.toCollection(TreeSet::new)), "docs/operations.md's objects");
+                .collect(Collectors.toCollection(TreeSet::new)), "docs/resource-api.md's objects");
         for (String key : documented.keySet()) {
             assertEquals(ChartRender.canonical(documented.get(key)),
                     ChartRender.canonical(ChartRender.withoutHelmLabels(forMyApps.get(key))), key);
@@ -212,12 +214,11 @@ class HelmChartIT {
                 "node mode: the agent's own ClusterRole has it");
     }
 
-    /** The YAML block of docs/operations.md's section on the resource API as a source: the RBAC it writes out. */
-    private static String operationsRbac() throws Exception {
-        String docs = Files.readString(Path.of("docs", "operations.md"));
-        String section = docs.substring(docs.indexOf("## The resource API as a source"));
-        Matcher block = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL).matcher(section);
-        assertTrue(block.find(), "docs/operations.md writes out the RBAC");
+    /** The YAML block of docs/resource-api.md: the RBAC it writes out. */
+    private static String documentedRbac() throws Exception {
+        String docs = Files.readString(Path.of("docs", "resource-api.md"));
+        Matcher block = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL).matcher(docs);
+        assertTrue(block.find(), "docs/resource-api.md writes out the RBAC");
         return block.group(1);
     }
 

@@ -20,7 +20,7 @@ import java.util.Map;
 
 /**
  * Gives an in-process {@code @QuarkusTest} a sidecar with the resource-API source on, against a real API server: a
- * namespace whose service accounts have exactly the RBAC docs/operations.md writes out for it (get, list and watch on
+ * namespace whose service accounts have exactly the RBAC docs/resource-api.md writes out for it (get, list and watch on
  * {@code resourceclaims} in the namespace and on {@code resourceslices}), the pod {@value #POD} of node
  * {@value #NODE} with a direct claim {@code gpu-claim} and a template claim {@code nic}, a token of the pod's
  * service account, and an empty metadata tree (no driver wrote a file). The sidecar expects {@code claims/gpu-claim}
@@ -80,7 +80,7 @@ public class SidecarResourceApiCluster implements QuarkusTestResourceLifecycleMa
         }
     }
 
-    /** The RBAC of docs/operations.md, "The resource API as a source", bound to the namespace's service accounts. */
+    /** The RBAC of docs/resource-api.md, bound to the namespace's service accounts. */
     private static void grantTheSource(KubernetesClient client, String namespace) {
         String group = "system:serviceaccounts:" + namespace;
         client.rbac().roles().inNamespace(namespace).resource(new RoleBuilder().withNewMetadata().withName(NAME)

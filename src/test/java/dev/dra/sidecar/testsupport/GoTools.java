@@ -9,7 +9,7 @@ import java.util.List;
 
 /**
  * A Go command of the tests built by its {@code src/test/<tool>/build.sh} into the shared cache (reused when
- * there), whose last line of output is the binary's path.
+ * there), whose last line of output is the binary's path; or any path a script of the same contract prints.
  */
 public final class GoTools {
 
@@ -24,8 +24,17 @@ public final class GoTools {
      * @throws Unavailable when there is no Go toolchain: "{@code whoNeedsIt} need Go to build {@code tool}..."
      */
     public static Path binary(String whoNeedsIt, String tool) throws Unavailable {
-        Path log = LOGS.resolve(tool + "-build.log");
-        ScriptedComponent.build(whoNeedsIt, tool, Path.of("src/test", tool, "build.sh"), log, BUILD_TIMEOUT);
+        return printedPath(whoNeedsIt, tool, Path.of("src/test", tool, "build.sh"), LOGS.resolve(tool + "-build.log"));
+    }
+
+    /**
+     * The path that {@code script} (a script with build.sh's contract: exit 3 without a Go toolchain) prints last,
+     * with what it printed in {@code log}.
+     *
+     * @throws Unavailable when there is no Go toolchain: "{@code whoNeedsIt} need Go to build {@code what}..."
+     */
+    public static Path printedPath(String whoNeedsIt, String what, Path script, Path log) throws Unavailable {
+        ScriptedComponent.build(whoNeedsIt, what, script, log, BUILD_TIMEOUT);
         try {
             List<String> lines = Files.readAllLines(log);
             return Path.of(lines.get(lines.size() - 1).strip());
