@@ -33,7 +33,7 @@ import org.junit.jupiter.params.provider.ValueSource;
  */
 class DeployManifestsTest {
 
-    static final Path KUBERNETES = Path.of("deploy", "kubernetes");
+    private static final Path KUBERNETES = Path.of("deploy", "kubernetes");
 
     /**
      * Every *.yaml/*.yml under deploy/ except kustomization files (kustomize itself parses those strictly) and the
@@ -54,8 +54,8 @@ class DeployManifestsTest {
         }
     }
 
-    static List<HasMetadata> parse(Path file) throws IOException {
-        return StrictKubernetesYaml.parseAll(Files.readString(file), file.toString());
+    private static List<HasMetadata> parse(Path file) throws IOException {
+        return StrictKubernetesYaml.parseFile(file);
     }
 
     @Test

@@ -27,10 +27,10 @@ import org.junit.jupiter.api.Test;
  */
 class NodeModeManifestsTest {
 
-    private static final Path NODE = DeployManifestsTest.KUBERNETES.resolve("node");
+    private static final Path NODE = Path.of("deploy", "kubernetes", "node");
 
     private static <T extends HasMetadata> T only(String file, Class<T> type) throws Exception {
-        return DeployManifestsTest.parse(NODE.resolve(file)).stream().filter(type::isInstance).map(type::cast)
+        return StrictKubernetesYaml.parseFile(NODE.resolve(file)).stream().filter(type::isInstance).map(type::cast)
                 .findFirst().orElseThrow();
     }
 

@@ -20,6 +20,8 @@ import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaim;
 import io.fabric8.kubernetes.api.model.resource.v1.ResourceClaimTemplate;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Map;
 
@@ -58,6 +60,11 @@ final class StrictKubernetesYaml {
             }));
 
     private StrictKubernetesYaml() {}
+
+    /** Every object of the YAML file {@code file}, parsed as {@link #parseAll} does. */
+    static List<HasMetadata> parseFile(Path file) throws IOException {
+        return parseAll(Files.readString(file), file.toString());
+    }
 
     /** Every document of a (multi-document) YAML text, each bound to its fabric8 type. */
     static List<HasMetadata> parseAll(String yaml, String source) throws IOException {
