@@ -2,8 +2,11 @@
 # Runs etcd and kube-apiserver (from build.sh) on 127.0.0.1, each on free ports, with a temporary data
 # directory and freshly generated certificates, until this script is stopped.
 #
-#   start.sh <state-dir>
+#   [DRA_KUBE_APISERVER_ADDRESS=<IPv4 address>] start.sh <state-dir>
 #
+# DRA_KUBE_APISERVER_ADDRESS: the address kube-apiserver listens on, advertises and is named by in its
+# certificate and the kubeconfig, instead of 127.0.0.1 (which its certificate names all the same); it must be an
+# address of this machine already. etcd stays on 127.0.0.1.
 # When the API server answers /readyz, writes <state-dir>/kubeconfig (cluster admin, a bearer token; the
 # server's CA is embedded) and then <state-dir>/ready (the server URL, one line). Stops both processes and
 # deletes the data directory on SIGTERM, SIGINT, SIGHUP, on either process exiting, and when the process that
@@ -37,8 +40,10 @@ cleanup() {
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-free_port() {
-  python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+address="${DRA_KUBE_APISERVER_ADDRESS:-127.0.0.1}"
+free_port() {   # free_port [address]
+  python3 -c 'import socket, sys; s=socket.socket(); s.bind((sys.argv[1], 0)); print(s.getsockname()[1])' \
+    "${1:-127.0.0.1}"
 }
 
 started=$(date +%s%N)
@@ -46,7 +51,9 @@ openssl_quiet() { openssl "$@" 2>/dev/null; }
 openssl_quiet req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=dra-test-ca" \
   -keyout "$run/ca.key" -out "$run/ca.crt"
 openssl_quiet req -newkey rsa:2048 -nodes -subj "/CN=kube-apiserver" -keyout "$run/server.key" -out "$run/server.csr"
-printf 'subjectAltName=IP:127.0.0.1,DNS:localhost,DNS:kubernetes.default.svc\n' >"$run/san.ext"
+sans="IP:127.0.0.1"
+[ "$address" = 127.0.0.1 ] || sans+=",IP:$address"
+printf 'subjectAltName=%s,DNS:localhost,DNS:kubernetes.default.svc\n' "$sans" >"$run/san.ext"
 openssl_quiet x509 -req -in "$run/server.csr" -CA "$run/ca.crt" -CAkey "$run/ca.key" -CAcreateserial -days 2 \
   -extfile "$run/san.ext" -out "$run/server.crt"
 openssl_quiet genrsa -out "$run/sa.key" 2048
@@ -56,7 +63,7 @@ printf '%s,dra-test-admin,dra-test-admin,system:masters\n' "$token" >"$run/token
 
 etcd_port=$(free_port)
 etcd_peer_port=$(free_port)
-api_port=$(free_port)
+api_port=$(free_port "$address")
 
 # --pdeathsig: should this script itself be killed (SIGKILL leaves no trap), the kernel kills both processes.
 setpriv --pdeathsig KILL "$bin/etcd" --name dra-test --data-dir "$run/etcd" \
@@ -68,7 +75,7 @@ setpriv --pdeathsig KILL "$bin/etcd" --name dra-test --data-dir "$run/etcd" \
 pids+=($!)
 
 setpriv --pdeathsig KILL "$bin/kube-apiserver" \
-  --bind-address=127.0.0.1 --advertise-address=127.0.0.1 --secure-port="$api_port" \
+  --bind-address="$address" --advertise-address="$address" --secure-port="$api_port" \
   --endpoint-reconciler-type=none \
   --etcd-servers="http://127.0.0.1:$etcd_port" \
   --tls-cert-file="$run/server.crt" --tls-private-key-file="$run/server.key" --cert-dir="$run/certs" \
@@ -80,7 +87,7 @@ setpriv --pdeathsig KILL "$bin/kube-apiserver" \
   >"$state/kube-apiserver.log" 2>&1 &
 pids+=($!)
 
-server="https://127.0.0.1:$api_port"
+server="https://$address:$api_port"
 ready=""
 for _ in $(seq 600); do
   for pid in "${pids[@]}"; do

@@ -8,6 +8,7 @@
 #
 #   start.sh <state-dir>
 #
+# kube-apiserver listens on the node's address (<state-dir>/ready and the kubeconfig name it), which pods reach too.
 # When the node is usable (Node Ready and untainted, each of the three drivers' ResourceSlice published, the
 # DeviceClasses gpu.example.com (any device of the test driver; the shipped manifests use it),
 # attributes.example.com and mixed.example.com (attribute-drivers.sh), the default ServiceAccount), writes
@@ -164,13 +165,6 @@ mkdir -p "$run"/{containerd/certs.d,cni/net.d,cni/ipam,sysctl} /var/lib/kubelet/
 # kubelet links every container's log into this fixed directory.
 [ -d /var/log/containers ] || touch "$run/made-var-log-containers"
 
-# The API server first: it takes the longest.
-mkdir -p "$state/apiserver"
-(run_marked TERM bash "$here/../kube-apiserver/start.sh" "$state/apiserver") >"$state/apiserver.log" 2>&1 &
-pids+=($!)
-names+=(apiserver)
-commands+=("")   # not one component.sh restarts
-
 # Network: the node's address, the pods' bridge, and nothing routed off the machine.
 ip link add "$node_link" type bridge   # no dummy driver on these kernels: a bridge without ports holds the address as well
 ip addr add "$node_ip/32" dev "$node_link"
@@ -196,6 +190,15 @@ cat >"$run/cni/net.d/10-dra-test.conflist" <<CNI
   ]
 }
 CNI
+
+# The API server next (it takes the longest), on the node's address, as a cluster's pods reach theirs: pods route to
+# the node's address (the sidecar's resource-API source calls it from a pod's network namespace).
+mkdir -p "$state/apiserver"
+(run_marked TERM env DRA_KUBE_APISERVER_ADDRESS="$node_ip" bash "$here/../kube-apiserver/start.sh" "$state/apiserver") \
+  >"$state/apiserver.log" 2>&1 &
+pids+=($!)
+names+=(apiserver)
+commands+=("")   # not one component.sh restarts
 
 # /var/lib/kubelet: shared, so that the mounts kubelet makes in its own namespace reach containerd's.
 mount --bind /var/lib/kubelet /var/lib/kubelet
