@@ -47,8 +47,10 @@ class Agent:
                 "rss_mib": round(self.node.cgroup_rss_bytes(self.container_id) / 2**20, 2)}
 
     def live_heap(self):
-        """jcmd GC.class_histogram (a full GC first) of the agent's JVM: {"bytes": total, "classes": {name: bytes}},
-        or {"error": why} when jcmd cannot attach."""
+        """jcmd GC.class_histogram (a full GC first) of the agent's JVM: {"bytes": the objects' total without the
+        JVM's filler arrays, "filler_bytes": theirs, "classes": {name: bytes}}, or {"error": why} when jcmd cannot
+        attach. Fillers (jdk.internal.vm.Filler*) are space the JVM formats as dead arrays, not the program's objects:
+        they are counted apart."""
         pid = self.node.host_pid(self.container_id)
         try:
             r = subprocess.run([self.jcmd, str(pid), "GC.class_histogram"], capture_output=True, text=True,
@@ -61,7 +63,8 @@ class Agent:
         classes = {}
         for count_bytes_name in re.findall(r"^\s*\d+:\s+\d+\s+(\d+)\s+(\S+)", r.stdout, re.M):
             classes[count_bytes_name[1]] = classes.get(count_bytes_name[1], 0) + int(count_bytes_name[0])
-        return {"bytes": int(total.group(1)), "classes": classes}
+        fillers = sum(size for name, size in classes.items() if "jdk.internal.vm.Filler" in name)
+        return {"bytes": int(total.group(1)) - fillers, "filler_bytes": fillers, "classes": classes}
 
     def attach_once(self):
         """One jcmd call that changes nothing, so that the JVM's attach listener (a thread, its stack) is there before

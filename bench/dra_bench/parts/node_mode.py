@@ -86,7 +86,7 @@ def measure(ctx, node, repo, n):
                                  "at_rest": node_mode_memory.at_rest(agent, rest_s),
                                  "memory": node_mode_memory.memory(node, agent, ns, names[0],
                                                                    ctx.args.node_mode_attributes,
-                                                                   1 if ctx.smoke else 5)})
+                                                                   1 if ctx.smoke else 5, 1 if ctx.smoke else 3)})
     node.kubectl("delete", "-k", os.path.join(repo, "deploy/kubernetes/node"), "--ignore-not-found", "--wait=false")
 
     for name in ("sidecars", "agent", "derived"):
@@ -216,7 +216,8 @@ def summary_rows(r):
                 if "heap_mib" in m else f"live heap n/a ({base['heap'].get('error', '')[:80]})")
         rows += [f"| node_mode: the agent's memory with attributes.example.com's 8 devices as the node starts them "
                  f"({base['attributes']} attributes) / rewritten to 8 x {k} ({large['attributes']}), the same "
-                 f"{r['n']} pods and claim: after a full GC | {heap}; cgroup rss {m['cgroup_rss_mib_after_gc'][0]} / "
+                 f"{r['n']} pods and claim, after a full GC (the last of {len(m['rounds'])} alternations; the changes "
+                 f"their median) | {heap}; cgroup rss {m['cgroup_rss_mib_after_gc'][0]} / "
                  f"{m['cgroup_rss_mib_after_gc'][1]} MiB ({m['cgroup_rss_kib_per_device']:+} KiB a device) | |"]
     return rows
 
@@ -248,14 +249,20 @@ def detail_lines(r):
                   + (f" (the API server: {plan['capped_by']})" if plan["capped_by"] else "")
                   + ("; list-typed values published as lists" if plan["lists"] else
                      f"; list-typed values published as comma-joined strings (the API server: {plan['lists_refused']})")
-                  + f"; republished on the API server in {m['republished_s']} s, served by the agent in "
-                  f"{m['agent_serves_s']} s",
+                  + f"; republished on the API server in {m['large_republished_s']} s, served by the agent in "
+                  f"{m['large_served_s']} s",
+                  f"- node_mode, memory, each alternation's change a device: live heap "
+                  f"{m.get('heap_kib_per_device_rounds', 'n/a')} KiB, cgroup rss {m['cgroup_rss_kib_per_device_rounds']} "
+                  f"KiB; the JVM's filler arrays (not counted) baseline / large "
+                  f"{m['baseline']['heap'].get('filler_bytes')} / {m['large']['heap'].get('filler_bytes')} bytes",
                   f"- node_mode, memory before the full GC (cgroup usage / rss): baseline "
                   f"{m['baseline']['cgroup_before_gc']['usage_mib']} / {m['baseline']['cgroup_before_gc']['rss_mib']} MiB, "
                   f"large {m['large']['cgroup_before_gc']['usage_mib']} / {m['large']['cgroup_before_gc']['rss_mib']} MiB; "
                   f"after it, usage {m['cgroup_usage_mib_after_gc'][0]} / {m['cgroup_usage_mib_after_gc'][1]} MiB"]
         if "heap_grown_by_class_kib" in m:
-            lines += ["- node_mode, the live heap's growth by class (KiB): "
+            lines += ["- node_mode, the live heap's change by class in the last alternation (KiB): "
                       + ", ".join(f"{c} {v:+}" for c, v in m["heap_grown_by_class_kib"].items())
-                      + f"; {m['heap_bytes_per_attribute_added']} bytes per attribute added"]
+                      + "; shrunk: " + (", ".join(f"{c} {v:+}" for c, v in m["heap_shrunk_by_class_kib"].items())
+                                        or "none")
+                      + f"; {m['heap_bytes_per_attribute_added']} bytes per attribute added (median)"]
     return lines
