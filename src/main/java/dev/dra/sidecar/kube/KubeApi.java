@@ -55,6 +55,8 @@ public final class KubeApi {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
     private static final String TOKEN_UNREADABLE = "cannot read the agent's token ";
+    /** JSON; the API server serves its issuer's key set as {@code application/jwk-set+json} only. */
+    private static final String ACCEPT = "application/json, application/jwk-set+json";
 
     private final URI server;
     private final Path tokenFile;
@@ -121,11 +123,6 @@ public final class KubeApi {
         return false;
     }
 
-    /** Whether the API server is reachable: no episode of calls without answer is going on. */
-    public boolean reachable() {
-        return reachability.reachable();
-    }
-
     /** GETs {@code pathAndQuery}; every failure, also one to make the request (the token unreadable), completes it. */
     public CompletableFuture<JsonNode> get(String pathAndQuery) {
         return get(pathAndQuery, CALL_TIMEOUT);
@@ -144,7 +141,9 @@ public final class KubeApi {
         return post(path, body, CALL_TIMEOUT);
     }
 
-    /** As {@link #post(String, Object)}, answered or failed within {@code timeout} as {@link #get(String, Duration)}. */
+    /**
+     * As {@link #post(String, Object)}, answered or failed within {@code timeout}, as {@link #get(String, Duration)}.
+     */
     public CompletableFuture<JsonNode> post(String path, Object body, Duration timeout) {
         return send(() -> {
             byte[] json;
@@ -198,7 +197,7 @@ public final class KubeApi {
             throw new UncheckedIOException(TOKEN_UNREADABLE + tokenFile, e);
         }
         return HttpRequest.newBuilder(server.resolve(pathAndQuery)).header("Authorization", "Bearer " + token)
-                .header("Accept", "application/json");
+                .header("Accept", ACCEPT);
     }
 
     private CompletableFuture<JsonNode> send(Supplier<HttpRequest> made, Duration bound) {
