@@ -8,7 +8,10 @@
 # certificate and the kubeconfig, instead of 127.0.0.1 (which its certificate names all the same); it must be an
 # address of this machine already. etcd stays on 127.0.0.1.
 # When the API server answers /readyz, writes <state-dir>/kubeconfig (cluster admin, a bearer token; the
-# server's CA is embedded) and then <state-dir>/ready (the server URL, one line). Stops both processes and
+# server's CA is embedded) and then <state-dir>/ready (the server URL, one line).
+# An outage on demand: while <state-dir>/stop-apiserver exists, kube-apiserver is stopped (etcd keeps running) and
+# <state-dir>/apiserver-stopped says so; once that file is removed, kube-apiserver starts again with the same
+# address, certificates and keys, and apiserver-stopped is removed when it answers /readyz (checked every 0.2 s). Stops both processes and
 # deletes the data directory on SIGTERM, SIGINT, SIGHUP, on either process exiting, and when the process that
 # started it dies (checked every second), however that one ends; if this script is killed outright, the kernel
 # kills both processes (only the data directory under $TMPDIR is then left behind).
@@ -20,22 +23,27 @@ here="$(cd "$(dirname "$0")" && pwd)"
 state="${1:?usage: start.sh <state-dir>}"
 parent=$PPID
 mkdir -p "$state"
-rm -f "$state/ready" "$state/kubeconfig"
+rm -f "$state/ready" "$state/kubeconfig" "$state/stop-apiserver" "$state/apiserver-stopped"
 
 bin="$("$here/build.sh")/bin"
 run="$(mktemp -d "${TMPDIR:-/tmp}/dra-kube-apiserver.XXXXXX")"
-pids=()
+etcd_pid=""
+api_pid=""
+stop_pid() {
+  local pid=$1
+  kill -TERM "$pid" 2>/dev/null || true
+  for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
+  kill -KILL "$pid" 2>/dev/null || true
+  wait "$pid" 2>/dev/null || true
+}
 cleanup() {
   trap - EXIT INT TERM HUP
-  local i pid
-  for ((i = ${#pids[@]} - 1; i >= 0; i--)); do   # kube-apiserver first, then its etcd
-    pid=${pids[i]}
-    kill -TERM "$pid" 2>/dev/null || true
-    for _ in $(seq 50); do kill -0 "$pid" 2>/dev/null || break; sleep 0.1; done
-    kill -KILL "$pid" 2>/dev/null || true
+  local pid
+  for pid in "$api_pid" "$etcd_pid"; do   # kube-apiserver first, then its etcd
+    [ -n "$pid" ] && stop_pid "$pid"
   done
   rm -rf "$run"
-  rm -f "$state/ready" "$state/kubeconfig"
+  rm -f "$state/ready" "$state/kubeconfig" "$state/stop-apiserver" "$state/apiserver-stopped"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
@@ -72,9 +80,10 @@ setpriv --pdeathsig KILL "$bin/etcd" --name dra-test --data-dir "$run/etcd" \
   --initial-advertise-peer-urls "http://127.0.0.1:$etcd_peer_port" \
   --initial-cluster "dra-test=http://127.0.0.1:$etcd_peer_port" \
   --log-level warn >"$state/etcd.log" 2>&1 &
-pids+=($!)
+etcd_pid=$!
 
-setpriv --pdeathsig KILL "$bin/kube-apiserver" \
+start_apiserver() {
+  setpriv --pdeathsig KILL "$bin/kube-apiserver" \
   --bind-address="$address" --advertise-address="$address" --secure-port="$api_port" \
   --endpoint-reconciler-type=none \
   --etcd-servers="http://127.0.0.1:$etcd_port" \
@@ -84,29 +93,33 @@ setpriv --pdeathsig KILL "$bin/kube-apiserver" \
   --service-account-signing-key-file="$run/sa.key" --service-cluster-ip-range=10.96.0.0/16 \
   --enable-admission-plugins=PodSecurity \
   --kubelet-preferred-address-types=InternalIP \
-  >"$state/kube-apiserver.log" 2>&1 &
-pids+=($!)
+  >>"$state/kube-apiserver.log" 2>&1 &
+  api_pid=$!
+}
 
 server="https://$address:$api_port"
-ready=""
-for _ in $(seq 600); do
-  for pid in "${pids[@]}"; do
-    if ! kill -0 "$pid" 2>/dev/null; then
-      echo "etcd or kube-apiserver exited during start-up; logs: $state/etcd.log, $state/kube-apiserver.log" >&2
-      tail -20 "$state/kube-apiserver.log" >&2
-      exit 1
+# Waits until kube-apiserver answers /readyz; exits 1 when it or etcd ends first, or after 60 s.
+await_ready() {
+  local pid
+  for _ in $(seq 600); do
+    for pid in "$etcd_pid" "$api_pid"; do
+      if ! kill -0 "$pid" 2>/dev/null; then
+        echo "etcd or kube-apiserver exited during start-up; logs: $state/etcd.log, $state/kube-apiserver.log" >&2
+        tail -20 "$state/kube-apiserver.log" >&2
+        exit 1
+      fi
+    done
+    if curl -fsS --cacert "$run/ca.crt" -H "Authorization: Bearer $token" "$server/readyz" >/dev/null 2>&1; then
+      return 0
     fi
+    sleep 0.1
   done
-  if curl -fsS --cacert "$run/ca.crt" -H "Authorization: Bearer $token" "$server/readyz" >/dev/null 2>&1; then
-    ready=yes
-    break
-  fi
-  sleep 0.1
-done
-if [ -z "$ready" ]; then
   echo "kube-apiserver not ready after 60 s; log: $state/kube-apiserver.log" >&2
   exit 1
-fi
+}
+: >"$state/kube-apiserver.log"
+start_apiserver
+await_ready
 
 cat >"$state/kubeconfig" <<KUBECONFIG
 apiVersion: v1
@@ -131,12 +144,23 @@ echo "$server" >"$state/ready"
 echo "kube-apiserver ready at $server in $(( ($(date +%s%N) - started) / 1000000 )) ms" >&2
 
 while true; do
-  for pid in "${pids[@]}"; do
+  if [ -e "$state/stop-apiserver" ] && [ -n "$api_pid" ]; then
+    stop_pid "$api_pid"
+    api_pid=""
+    echo "kube-apiserver stopped on demand at $(date -u +%FT%T.%3NZ)" >&2
+    : >"$state/apiserver-stopped"
+  elif [ ! -e "$state/stop-apiserver" ] && [ -z "$api_pid" ]; then
+    start_apiserver
+    await_ready
+    echo "kube-apiserver started again at $(date -u +%FT%T.%3NZ)" >&2
+    rm -f "$state/apiserver-stopped"
+  fi
+  for pid in "$etcd_pid" $api_pid; do
     if ! kill -0 "$pid" 2>/dev/null; then
       echo "etcd or kube-apiserver exited; logs in $state" >&2
       exit 1
     fi
   done
   kill -0 "$parent" 2>/dev/null || exit 0
-  sleep 1
+  sleep 0.2
 done

@@ -26,7 +26,18 @@ public interface NodeConfig {
     @WithDefault("dra-metadata-sidecar")
     String audience();
 
-    /** How long a TokenReview's verdict is reused; never past the token's own expiry. */
+    /**
+     * The longest a request waits on the API server: to look up a pod the watch has not brought yet, to fetch the
+     * issuer's keys for a token that names one not held, or for a TokenReview while no keys have been had. Longer is
+     * answered {@code 503 identity-unavailable}.
+     */
+    @WithDefault("2s")
+    Duration lookupTimeout();
+
+    /**
+     * How long a TokenReview's verdict is reused (only while no issuer keys are held); never past the token's
+     * expiry.
+     */
     @WithDefault("10s")
     Duration tokenCacheTtl();
 

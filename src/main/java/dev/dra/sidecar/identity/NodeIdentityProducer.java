@@ -21,7 +21,7 @@ class NodeIdentityProducer {
             throw new IllegalStateException("node mode needs the node's name: set NODE_NAME (downward API "
                     + "spec.nodeName) or dra.metadata.node.name");
         }
-        return new NodePods(api, config.nodeName());
+        return new NodePods(api, config.nodeName(), config.lookupTimeout());
     }
 
     @Produces
@@ -32,5 +32,9 @@ class NodeIdentityProducer {
 
     void close(@Disposes NodePods pods) {
         pods.close();
+    }
+
+    void closeCallers(@Disposes PodCallers callers) {
+        callers.close();
     }
 }

@@ -12,29 +12,31 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * Node mode: turns a request's token and peer address into the calling pod's {@link PodView}, or a {@link Refusal}.
- * The token is reviewed ({@link TokenReviewer}); its pod must be on this node with the UID the token is bound to
+ * The token is verified ({@link PodTokens}); its pod must be on this node with the UID the token is bound to
  * ({@link NodePods}), must not share the node's network ({@code hostNetwork}), and the connection must come from
- * that pod's own address. A pod the agent has not heard of, or whose claims it does not know all of yet, is looked up
- * again then (its pod object from the API server, the CDI specs from disk), at most once a second per pod, so that
- * its first request is answered rather than refused.
+ * that pod's own address. With the issuer's keys held and the pod known from the watch, nothing is asked of the API
+ * server. A pod the agent has not heard of is fetched (within the lookup timeout, else {@code UNAVAILABLE}); one
+ * whose claims it does not know all of yet, or whose address does not match, is looked up again then (its pod object
+ * from the API server, the CDI specs from disk), at most once a second per pod, so that its first request is
+ * answered rather than refused; such a look-up that fails leaves the pod as the watch has it.
  */
-public final class PodCallers {
+public final class PodCallers implements AutoCloseable {
 
     private static final long FRESH_SPACING_NANOS = TimeUnit.SECONDS.toNanos(1);
     private static final String BEARER = "bearer ";
     private static final long ADDRESS_POLL_MILLIS = 100;
-    /** How many times a pod without an address is looked at again: 10 s in all. */
-    private static final int ADDRESS_ATTEMPTS = 100;
+    /** How long a pod without an address is looked at again before it is refused. */
+    static final long ADDRESS_WAIT_NANOS = TimeUnit.SECONDS.toNanos(10);
 
     private final MetadataStore store;
-    private final TokenReviewer reviewer;
+    private final PodTokens tokens;
     private final NodePods pods;
     private final Map<String, PodView> views = new ConcurrentHashMap<>();
     private final Map<String, Long> lookedUp = new ConcurrentHashMap<>();
 
     PodCallers(NodeConfig config, MetadataStore store, KubeApi api, NodePods pods) {
         this.store = store;
-        this.reviewer = new TokenReviewer(api, config);
+        this.tokens = new PodTokens(api, config);
         this.pods = pods;
     }
 
@@ -51,14 +53,14 @@ public final class PodCallers {
                     "no Authorization: Bearer token; send the pod's projected service account token"));
         }
         String token = trimmed.substring(BEARER.length()).strip();
-        return reviewer.review(token).thenCompose(bound -> {
+        return tokens.pod(token).thenCompose(bound -> {
             if (!bound.nodeName().isEmpty() && !bound.nodeName().equals(pods.node())) {
                 throw notOnNode(bound, "it runs on node " + bound.nodeName());
             }
             return pod(bound, false).thenCompose(pod -> {
                 boolean stale = !pod.unmapped().isEmpty() || !hasAddress(pod, peer);
-                return stale && spaced(pod.uid()) ? pod(bound, true) : CompletableFuture.completedFuture(pod);
-            }).thenCompose(pod -> addressed(bound, pod, ADDRESS_ATTEMPTS));
+                return stale && spaced(pod.uid()) ? fresh(bound, pod) : CompletableFuture.completedFuture(pod);
+            }).thenCompose(pod -> addressed(bound, pod, System.nanoTime() + ADDRESS_WAIT_NANOS));
         }).thenCompose(pod -> {
             if (pod.hostNetwork()) {
                 throw new Refusal(Refusal.Reason.PEER_NOT_ALLOWED, "pod " + pod.namespace() + "/" + pod.name()
@@ -86,7 +88,23 @@ public final class PodCallers {
         return pods.size();
     }
 
-    private CompletableFuture<PodInfo> pod(TokenReviewer.BoundPod bound, boolean fresh) {
+    @Override
+    public void close() {
+        tokens.close();
+    }
+
+    /** {@code known} looked up again from the API server; {@code known} itself when that cannot be done now. */
+    private CompletableFuture<PodInfo> fresh(BoundPod bound, PodInfo known) {
+        return pod(bound, true).handle((pod, failure) -> {
+            if (failure == null) {
+                return CompletableFuture.completedFuture(pod);
+            }
+            return KubeApi.cause(failure) instanceof Refusal refusal && refusal.reason() == Refusal.Reason.UNAVAILABLE
+                    ? CompletableFuture.completedFuture(known) : CompletableFuture.<PodInfo>failedFuture(failure);
+        }).thenCompose(pod -> pod);
+    }
+
+    private CompletableFuture<PodInfo> pod(BoundPod bound, boolean fresh) {
         return pods.pod(bound.namespace(), bound.name(), bound.uid(), fresh).handle((pod, failure) -> {
             if (failure != null) {
                 throw new Refusal(Refusal.Reason.UNAVAILABLE, "the pod cannot be looked up now: "
@@ -106,20 +124,21 @@ public final class PodCallers {
     /**
      * {@code pod} once its status has an address. A container can run, and ask, before its kubelet has reported the
      * pod's address to the API server; such a pod is looked at again every {@value #ADDRESS_POLL_MILLIS} ms (from
-     * the watch, and from the API server at most once a second), for at most {@code attempts} times, rather than
-     * refused for an address it will have in a moment. A pod with an address is never waited for.
+     * the watch, and from the API server at most once a second), until {@code deadlineNanos} (10 s after the request
+     * came; a look-up under way then is waited for, within the lookup timeout), rather than refused for an address it
+     * will have in a moment. A pod with an address is never waited for.
      */
-    private CompletableFuture<PodInfo> addressed(TokenReviewer.BoundPod bound, PodInfo pod, int attempts) {
-        if (!pod.addresses().isEmpty() || attempts == 0) {
+    private CompletableFuture<PodInfo> addressed(BoundPod bound, PodInfo pod, long deadlineNanos) {
+        if (!pod.addresses().isEmpty() || System.nanoTime() - deadlineNanos >= 0) {
             return CompletableFuture.completedFuture(pod);
         }
         return CompletableFuture.runAsync(() -> { },
                 CompletableFuture.delayedExecutor(ADDRESS_POLL_MILLIS, TimeUnit.MILLISECONDS))
-                .thenCompose(waited -> pod(bound, spaced(pod.uid())))
-                .thenCompose(next -> addressed(bound, next, attempts - 1));
+                .thenCompose(waited -> spaced(pod.uid()) ? fresh(bound, pod) : pod(bound, false))
+                .thenCompose(next -> addressed(bound, next, deadlineNanos));
     }
 
-    private Refusal notOnNode(TokenReviewer.BoundPod bound, String why) {
+    private Refusal notOnNode(BoundPod bound, String why) {
         return new Refusal(Refusal.Reason.POD_NOT_ON_NODE, "the token's pod " + bound.namespace() + "/" + bound.name()
                 + " is not a pod of node " + pods.node() + ": " + why);
     }

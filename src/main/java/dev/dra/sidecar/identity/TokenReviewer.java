@@ -6,6 +6,7 @@ import dev.dra.sidecar.kube.KubeApi;
 import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
+import java.time.Duration;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -14,15 +15,14 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Checks a pod's token with a TokenReview for the agent's audience and says which pod it is bound to. Verdicts
+ * Checks a pod's token with a TokenReview for the agent's audience and says which pod it is bound to: the fallback of
+ * {@link PodTokens} while the service account issuer's keys cannot be had. Each review is answered within
+ * {@link NodeConfig#lookupTimeout()} or fails as {@link Refusal.Reason#UNAVAILABLE}. Verdicts
  * (also refusals) are kept briefly, keyed by the token's SHA-256 (the token itself is not kept), at most
  * {@link NodeConfig#tokenCacheSize()} of them, each until {@link NodeConfig#tokenCacheTtl()} or the token's expiry,
  * whichever comes first; callers with the same token share one review in flight.
  */
 final class TokenReviewer {
-
-    /** The pod a token is bound to. */
-    record BoundPod(String namespace, String name, String uid, String nodeName) {}
 
     private record Verdict(CompletableFuture<BoundPod> pod, long untilNanos) {}
 
@@ -36,6 +36,7 @@ final class TokenReviewer {
     private final String audience;
     private final long ttlNanos;
     private final int size;
+    private final Duration timeout;
     private final Map<String, Verdict> verdicts = new LinkedHashMap<>(16, 0.75f, true);
 
     TokenReviewer(KubeApi api, NodeConfig config) {
@@ -43,6 +44,7 @@ final class TokenReviewer {
         this.audience = config.audience();
         this.ttlNanos = config.tokenCacheTtl().toNanos();
         this.size = config.tokenCacheSize();
+        this.timeout = config.lookupTimeout();
     }
 
     /** The pod {@code token} is bound to; fails with a {@link Refusal}. */
@@ -81,7 +83,7 @@ final class TokenReviewer {
     private CompletableFuture<BoundPod> ask(String token) {
         Map<String, Object> review = Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "TokenReview",
                 "spec", Map.of("token", token, "audiences", List.of(audience)));
-        return api.post("/apis/authentication.k8s.io/v1/tokenreviews", review).handle((answer, failure) -> {
+        return api.post("/apis/authentication.k8s.io/v1/tokenreviews", review, timeout).handle((answer, failure) -> {
             if (failure != null) {
                 throw new Refusal(Refusal.Reason.UNAVAILABLE, "the token cannot be checked now: "
                         + KubeApi.cause(failure).getMessage());

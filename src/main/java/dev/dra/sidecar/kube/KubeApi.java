@@ -20,6 +20,8 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 import java.util.function.Supplier;
 import java.util.stream.Stream;
@@ -28,9 +30,10 @@ import javax.net.ssl.TrustManagerFactory;
 
 /**
  * The calls made to the Kubernetes API server, with the JDK's HttpClient (HTTP/1.1) and Jackson: GET and POST of
- * JSON, answered asynchronously within 10 s, and a watch read line by line on the calling thread. Authenticates with
- * a service account token read again for every call (it rotates), and trusts only the given CA. Safe for use by many
- * threads at once.
+ * JSON, answered asynchronously within 10 s or a shorter bound the caller gives, and a watch read line by line on the
+ * calling thread. Authenticates with a service account token read again for every call (it rotates), and trusts only
+ * the given CA. Every call's outcome tells its {@link Reachability}, which logs the episodes in which the API server
+ * cannot be reached. Safe for use by many threads at once.
  */
 public final class KubeApi {
 
@@ -51,11 +54,15 @@ public final class KubeApi {
 
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final Duration CALL_TIMEOUT = Duration.ofSeconds(10);
+    private static final String TOKEN_UNREADABLE = "cannot read the agent's token ";
+    /** JSON; the API server serves its issuer's key set as {@code application/jwk-set+json} only. */
+    private static final String ACCEPT = "application/json, application/jwk-set+json";
 
     private final URI server;
     private final Path tokenFile;
     private final HttpClient client;
     private final ApiRequests requests;
+    private final Reachability reachability;
 
     /**
      * @param server the API server, such as {@code https://10.96.0.1:443}
@@ -70,6 +77,7 @@ public final class KubeApi {
     /** {@link #KubeApi(URI, Path, Path)}, each call counted in {@code requests}. */
     public KubeApi(URI server, Path tokenFile, Path caFile, ApiRequests requests) {
         this.requests = requests;
+        this.reachability = new Reachability(server.toString());
         this.server = server;
         this.tokenFile = tokenFile;
         this.client = HttpClient.newBuilder().sslContext(trusting(caFile)).connectTimeout(CALL_TIMEOUT)
@@ -97,13 +105,46 @@ public final class KubeApi {
         return failure instanceof CompletionException && failure.getCause() != null ? failure.getCause() : failure;
     }
 
+    /**
+     * Whether {@code failure} (as a call's future or a watch raised it) is one where the API server gave no answer at
+     * all: no connection, a timeout, a connection cut. A refusal ({@link Failed}), an error event of a watch, or the
+     * agent's own token unreadable are not.
+     */
+    public static boolean unanswered(Throwable failure) {
+        for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
+            if (cause instanceof UncheckedIOException && cause.getMessage() != null
+                    && cause.getMessage().startsWith(TOKEN_UNREADABLE)) {
+                return false;
+            }
+            if (cause instanceof IOException || cause instanceof TimeoutException) {
+                return true;
+            }
+        }
+        return false;
+    }
+
     /** GETs {@code pathAndQuery}; every failure, also one to make the request (the token unreadable), completes it. */
     public CompletableFuture<JsonNode> get(String pathAndQuery) {
-        return send(() -> request(pathAndQuery).GET().build());
+        return get(pathAndQuery, CALL_TIMEOUT);
+    }
+
+    /**
+     * As {@link #get(String)}, answered or failed within {@code timeout} (at most the 10 s of every call): the future
+     * completes by then with a {@link TimeoutException} at the latest.
+     */
+    public CompletableFuture<JsonNode> get(String pathAndQuery, Duration timeout) {
+        return send(() -> request(pathAndQuery).GET().build(), timeout);
     }
 
     /** POSTs {@code body} as JSON; every failure, also one to make the request, completes it. */
     public CompletableFuture<JsonNode> post(String path, Object body) {
+        return post(path, body, CALL_TIMEOUT);
+    }
+
+    /**
+     * As {@link #post(String, Object)}, answered or failed within {@code timeout}, as {@link #get(String, Duration)}.
+     */
+    public CompletableFuture<JsonNode> post(String path, Object body, Duration timeout) {
         return send(() -> {
             byte[] json;
             try {
@@ -113,7 +154,7 @@ public final class KubeApi {
             }
             return request(path).header("Content-Type", "application/json")
                     .POST(HttpRequest.BodyPublishers.ofByteArray(json)).build();
-        });
+        }, timeout);
     }
 
     /**
@@ -129,9 +170,11 @@ public final class KubeApi {
             response = client.send(request, HttpResponse.BodyHandlers.ofLines());
         } catch (IOException e) {
             requests.count("GET", pathAndQuery, "failed");
+            reachability.unanswered("watch " + pathAndQuery, e);
             throw e;
         }
         requests.count("GET", pathAndQuery, response.statusCode() / 100 == 2 ? "ok" : "refused");
+        reachability.answered();
         try (Stream<String> lines = response.body()) {
             if (response.statusCode() / 100 != 2) {
                 throw new Failed(response.statusCode(), "watch " + pathAndQuery + ": HTTP " + response.statusCode());
@@ -151,25 +194,32 @@ public final class KubeApi {
         try {
             token = Files.readString(tokenFile, StandardCharsets.UTF_8).strip();
         } catch (IOException e) {
-            throw new UncheckedIOException("cannot read the agent's token " + tokenFile, e);
+            throw new UncheckedIOException(TOKEN_UNREADABLE + tokenFile, e);
         }
         return HttpRequest.newBuilder(server.resolve(pathAndQuery)).header("Authorization", "Bearer " + token)
-                .header("Accept", "application/json");
+                .header("Accept", ACCEPT);
     }
 
-    private CompletableFuture<JsonNode> send(Supplier<HttpRequest> made) {
+    private CompletableFuture<JsonNode> send(Supplier<HttpRequest> made, Duration bound) {
         HttpRequest request;
         try {
             request = made.get();
         } catch (RuntimeException e) {
             return CompletableFuture.failedFuture(e);
         }
-        HttpRequest timed = HttpRequest.newBuilder(request, (name, value) -> true).timeout(CALL_TIMEOUT).build();
+        Duration timeout = bound.compareTo(CALL_TIMEOUT) < 0 ? bound : CALL_TIMEOUT;
+        HttpRequest timed = HttpRequest.newBuilder(request, (name, value) -> true).timeout(timeout).build();
         String pathAndQuery = request.uri().getRawPath()
                 + (request.uri().getRawQuery() == null ? "" : "?" + request.uri().getRawQuery());
-        return client.sendAsync(timed, HttpResponse.BodyHandlers.ofInputStream()).whenComplete((response, failure) ->
-                requests.count(request.method(), pathAndQuery, failure != null ? "failed"
-                        : response.statusCode() / 100 == 2 ? "ok" : "refused")).thenApply(response -> {
+        return client.sendAsync(timed, HttpResponse.BodyHandlers.ofInputStream()).whenComplete((response, failure) -> {
+            requests.count(request.method(), pathAndQuery, failure != null ? "failed"
+                    : response.statusCode() / 100 == 2 ? "ok" : "refused");
+            if (failure == null) {
+                reachability.answered();
+            } else {
+                reachability.unanswered(request.method() + " " + pathAndQuery, cause(failure));
+            }
+        }).thenApply(response -> {
             try (InputStream body = response.body()) {
                 byte[] bytes = body.readNBytes(8 << 20);
                 if (response.statusCode() / 100 != 2) {
@@ -180,6 +230,12 @@ public final class KubeApi {
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }
+        }).orTimeout(timeout.toMillis(), TimeUnit.MILLISECONDS).exceptionally(failure -> {
+            if (cause(failure) instanceof TimeoutException) {
+                throw new CompletionException(new TimeoutException(request.method() + " " + request.uri().getRawPath()
+                        + ": no answer within " + timeout.toMillis() + " ms"));
+            }
+            throw failure instanceof CompletionException completion ? completion : new CompletionException(failure);
         });
     }
 

@@ -13,7 +13,8 @@ import org.jboss.logging.Logger;
  * Keeps a {@link Listener} up to date with one collection of the API server, on one daemon thread: lists the
  * collection, watches it from the list's {@code resourceVersion} (with bookmarks), and lists again whenever the watch
  * ends. A list or watch that fails, an {@code ERROR} event too, is logged as one warning and listed again after
- * one second. Objects are keyed by namespace and name ({@link #key}); each is the API server's JSON as
+ * one second; one that got no answer from the API server is logged at DEBUG only, since its {@link KubeApi} logs the
+ * episode in which the API server cannot be reached, once. Objects are keyed by namespace and name ({@link #key}); each is the API server's JSON as
  * it sent it. {@link #close} stops the thread.
  */
 public final class ListWatch implements AutoCloseable {
@@ -67,8 +68,10 @@ public final class ListWatch implements AutoCloseable {
      *     {@link #fieldSelector fieldSelector("spec.nodeName=" + node)}
      * @param listener is told what the list and the watch say
      * @param threadName the name of the thread
-     * @param log gets the warning for each failed list or watch:
-     *     {@code Watch of <description> failed, listing again in 1000 ms: <the failure's message>}
+     * @param log gets the warning for each failed list or watch that the API server answered (a refusal, an
+     *     {@code ERROR} event) or the agent could not make (its token unreadable), or that the listener failed:
+     *     {@code Watch of <description> failed, listing again in 1000 ms: <the failure's message>}; a failure
+     *     without answer at DEBUG
      * @param description the collection as that warning names it, such as {@code the pods of node n1}
      */
     public static ListWatch start(KubeApi api, String path, String query, Listener listener, String threadName,
@@ -108,8 +111,8 @@ public final class ListWatch implements AutoCloseable {
                 if (!running) {
                     return;
                 }
-                log.warnf("Watch of %s failed, listing again in %d ms: %s", description, RETRY_MILLIS,
-                        e.getMessage());
+                log.logf(KubeApi.unanswered(e) ? Logger.Level.DEBUG : Logger.Level.WARN,
+                        "Watch of %s failed, listing again in %d ms: %s", description, RETRY_MILLIS, e.getMessage());
                 try {
                     TimeUnit.MILLISECONDS.sleep(RETRY_MILLIS);
                 } catch (InterruptedException interrupted) {

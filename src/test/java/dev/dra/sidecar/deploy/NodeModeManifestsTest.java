@@ -78,13 +78,14 @@ class NodeModeManifestsTest {
     }
 
     @Test
-    void theAgentMayWatchPodsClaimsAndSlicesAndReviewTokensAndNothingElse() throws Exception {
+    void theAgentMayWatchPodsClaimsAndSlicesReviewTokensAndReadTheIssuersKeysAndNothingElse() throws Exception {
         List<PolicyRule> rules = only("rbac.yaml", ClusterRole.class).getRules();
-        assertEquals(List.of("|pods|get,list,watch", "authentication.k8s.io|tokenreviews|create",
-                "resource.k8s.io|resourceclaims,resourceslices|get,list,watch"), rules.stream()
+        assertEquals(List.of("|pods||get,list,watch", "authentication.k8s.io|tokenreviews||create",
+                "resource.k8s.io|resourceclaims,resourceslices||get,list,watch",
+                "||/.well-known/openid-configuration,/openid/v1/jwks|get"), rules.stream()
                 .map(r -> String.join(",", r.getApiGroups()) + "|" + String.join(",", r.getResources()) + "|"
-                        + String.join(",", r.getVerbs())).toList());
-        rules.forEach(r -> assertTrue(r.getResourceNames().isEmpty() && r.getNonResourceURLs().isEmpty(), r.toString()));
+                        + String.join(",", r.getNonResourceURLs()) + "|" + String.join(",", r.getVerbs())).toList());
+        rules.forEach(r -> assertTrue(r.getResourceNames().isEmpty(), r.toString()));
     }
 
     /** hostNetwork and hostPath are refused by Baseline and Restricted: the namespace enforces Privileged, says why. */

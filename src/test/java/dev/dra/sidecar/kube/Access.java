@@ -16,4 +16,12 @@ final class Access {
                 .withSubresource(parts.length == 2 ? parts[1] : null).endResourceAttributes().endSpec().build();
         return api.client().resource(review).create().getStatus().getAllowed();
     }
+
+    /** Whether {@code user} may {@code verb} the non-resource URL {@code path}, such as {@code /openid/v1/jwks}. */
+    static boolean allowedPath(KubeApiServerExtension api, String user, String verb, String path) {
+        SubjectAccessReview review = new SubjectAccessReviewBuilder().withNewSpec().withUser(user)
+                .withNewNonResourceAttributes().withVerb(verb).withPath(path).endNonResourceAttributes().endSpec()
+                .build();
+        return api.client().resource(review).create().getStatus().getAllowed();
+    }
 }

@@ -1,7 +1,11 @@
 package dev.dra.sidecar.kube;
 
+import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.ScriptedComponent;
 import dev.dra.sidecar.testsupport.Unavailable;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -11,7 +15,8 @@ import java.time.Duration;
  * runs reuse. Output goes to {@code target/kube-apiserver/} (build.log, start.log, kube-apiserver.log, etcd.log).
  *
  * <p>{@link #close()} stops both processes (the script's trap); should this JVM end without closing it, the
- * script notices that its parent is gone and stops them itself.
+ * script notices that its parent is gone and stops them itself. {@link #stopForAWhile()} makes an outage: the API
+ * server stopped, and started again later at the same address with the same certificates, keys and etcd.
  */
 final class KubeApiServer implements AutoCloseable {
 
@@ -21,11 +26,15 @@ final class KubeApiServer implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_GRACE = Duration.ofSeconds(15);
 
+    private static final Duration OUTAGE_STEP_TIMEOUT = Duration.ofSeconds(90);
+
     private final ScriptedComponent component;
+    private final Path state;
     final String kubeconfig;
 
-    private KubeApiServer(ScriptedComponent component) {
+    private KubeApiServer(ScriptedComponent component, Path state) {
         this.component = component;
+        this.state = state;
         this.kubeconfig = component.read("kubeconfig");
     }
 
@@ -48,7 +57,33 @@ final class KubeApiServer implements AutoCloseable {
         ScriptedComponent.build("the Kubernetes API server tests", "kube-apiserver and etcd",
                 SCRIPTS.resolve("build.sh"), state.resolve("build.log"), BUILD_TIMEOUT);
         return new KubeApiServer(ScriptedComponent.start("kube-apiserver", SCRIPTS.resolve("start.sh"), state,
-                START_TIMEOUT, STOP_GRACE));
+                START_TIMEOUT, STOP_GRACE), state);
+    }
+
+    /**
+     * Stops kube-apiserver (etcd keeps running) and returns once it is stopped: connections to it are refused. The
+     * returned action starts it again at the same address, with the same certificates, keys and data, and returns
+     * once it answers {@code /readyz}.
+     */
+    Runnable stopForAWhile() {
+        Path stop = state.resolve("stop-apiserver");
+        Path stopped = state.resolve("apiserver-stopped");
+        try {
+            Files.writeString(stop, "");
+            Eventually.awaitTrue(OUTAGE_STEP_TIMEOUT, "kube-apiserver stopped (logs in " + state + ")",
+                    () -> Files.exists(stopped));
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+        return () -> {
+            try {
+                Files.delete(stop);
+                Eventually.awaitTrue(OUTAGE_STEP_TIMEOUT, "kube-apiserver ready again (logs in " + state + ")",
+                        () -> !Files.exists(stopped));
+            } catch (IOException e) {
+                throw new UncheckedIOException(e);
+            }
+        };
     }
 
     /** Stops the API server and etcd and waits for them (SIGTERM to the script, then SIGKILL to the whole tree). */

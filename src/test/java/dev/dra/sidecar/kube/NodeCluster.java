@@ -12,8 +12,8 @@ import java.nio.file.StandardCopyOption;
 /**
  * What a node-mode test has of {@link NodeAgentCluster}'s cluster: the pods it makes on the agent's node and the
  * tokens they present ({@link #pods()}), the drivers' files on the node ({@link #cdi()}), the agent's watch as the API
- * server sees it, and the two ways the agent loses the API server: its own token unreadable, and the API server
- * stopped.
+ * server sees it, the agent's own calls as its metrics count them, and the two ways the agent loses the API server:
+ * its own token unreadable, and the API server stopped for a while.
  */
 public final class NodeCluster implements AutoCloseable {
 
@@ -94,9 +94,12 @@ public final class NodeCluster implements AutoCloseable {
         return () -> move(hidden, agentToken);
     }
 
-    /** Stops the API server and its etcd for good; they cannot be started again at the same address. */
-    void stopApiServer() {
-        server.close();
+    /**
+     * Stops the API server (not its etcd) and returns once connections to it are refused; the returned action starts
+     * it again at the same address and returns once it is ready.
+     */
+    Runnable stopApiServer() {
+        return server.stopForAWhile();
     }
 
     /** Closes the client, then stops the API server (again, if it is stopped); a cluster that never was has neither. */

@@ -219,9 +219,13 @@ class NodeModeAdmissionIT {
                 reasons, e.getMessage());
     }
 
-    /** Every object applies with no warning, and the ServiceAccount may do what the agent needs and nothing more. */
+    /**
+     * Every object applies with no warning, and the ServiceAccount may do what the agent needs and nothing more; the
+     * issuer's keys by its own ClusterRole (asked as the bare user, without the service accounts' group that the
+     * default binding grants them to).
+     */
     @Test
-    void theManifestsApplyWithoutWarningsAndGrantOnlyPodsClaimsSlicesAndTokenReviews() throws Exception {
+    void theManifestsApplyWithoutWarningsAndGrantOnlyPodsClaimsSlicesTokenReviewsAndTheIssuersKeys() throws Exception {
         for (HasMetadata object : NODE_MODE.objects()) {
             API.client().resource(object).forceConflicts().serverSideApply();
         }
@@ -231,6 +235,10 @@ class NodeModeAdmissionIT {
             assertTrue(Access.allowed(API, agent, verb, "", "pods"), verb + " pods");
         }
         assertTrue(Access.allowed(API, agent, "create", "authentication.k8s.io", "tokenreviews"));
+        for (String path : List.of("/.well-known/openid-configuration", "/openid/v1/jwks")) {
+            assertTrue(Access.allowedPath(API, agent, "get", path), "get " + path);
+        }
+        assertTrue(!Access.allowedPath(API, agent, "get", "/metrics"), "get /metrics");
         for (String resource : List.of("resourceclaims", "resourceslices")) {
             for (String verb : List.of("get", "list", "watch")) {
                 assertTrue(Access.allowed(API, agent, verb, "resource.k8s.io", resource), verb + " " + resource);

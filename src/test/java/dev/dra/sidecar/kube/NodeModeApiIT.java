@@ -20,10 +20,12 @@ import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
+import io.quarkus.test.common.http.TestHTTPResource;
 import io.quarkus.test.junit.QuarkusTest;
 import io.quarkus.test.junit.QuarkusTestProfile;
 import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
+import java.net.URL;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -55,6 +57,9 @@ class NodeModeApiIT {
     private static final Duration WATCH = Duration.ofSeconds(10);
 
     NodeCluster cluster;
+
+    @TestHTTPResource(value = "/metrics", management = true)
+    URL metrics;
 
     /**
      * A pod with the claim {@code gpu-claim} (pod claim {@code gpu}), a claim from a template (pod claim
@@ -165,13 +170,15 @@ class NodeModeApiIT {
         String unchecked = pods.token(gone);
         as(checked).get("/claims").then().statusCode(200);
 
+        AgentCalls before = AgentCalls.of(metrics);
         pods.delete(gone);
-        // The verdict on the checked token is reused; the pod it names is gone once the watch says so.
+        // The token still verifies; the pod it names is gone once the watch says so, and the agent asks nobody.
         Response refused = Eventually.await(WATCH, () -> as(checked).get("/claims"), r -> r.statusCode() != 200,
                 "the agent refuses the token of a deleted pod");
-        problem(refused, 403, "pod-not-on-node");
-        // A token never checked before is reviewed: the API server no longer authenticates it.
-        problem(as(unchecked).get("/claims"), 401, "invalid-token");
+        problem(refused, 403, "pod-not-on-node").body("detail", containsString("it is gone"));
+        problem(as(unchecked).get("/claims"), 403, "pod-not-on-node");
+        AgentCalls after = AgentCalls.of(metrics);
+        assertEquals(before.requests(), after.requests(), "calls before " + before + ", after " + after);
 
         // A new pod of the same name is another pod: the old token is not its.
         Pod again = pods.start(namespace, withClaims("gone"), LOOPBACK);

@@ -130,7 +130,7 @@ class AgentRefusalsOnNodeIT {
 
     /**
      * A token copied out of a pod that is then deleted, shown from another pod: refused whichever check sees it
-     * first (the TokenReview of a deleted pod's bound token, the agent's view of the pod, the caller's address).
+     * first (the agent's watch saw the pod deleted, the caller's address; a TokenReview while the agent has no keys).
      */
     @Test
     void aCopiedTokenOfADeletedPodIsRefused() throws Exception {
