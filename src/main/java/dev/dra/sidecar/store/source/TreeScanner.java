@@ -31,8 +31,9 @@ final class TreeScanner implements FileSource {
 
     @Override
     public String missingRootWarning() {
-        return "Metadata root " + root + " does not exist: no claim is visible to this container. List every claim "
-                + "in the sidecar container's own resources.claims; kubelet mounts only those.";
+        return "Metadata root " + root + " does not exist: no metadata file is mounted into this container. Either it "
+                + "lists no claim in its own resources.claims (kubelet mounts only the claims a container lists), or the "
+                + "drivers of the claims it lists write no metadata file (most drivers write none by default).";
     }
 
     @Override
