@@ -5,8 +5,9 @@ import java.util.stream.Collectors;
 
 /**
  * The ResourceClaim, ResourceClaimTemplate and DeviceClass manifests the real-node tests create, as YAML for
- * {@link KubeNodeExtension#load}. Every request asks for devices of the DeviceClass {@value #DEVICE_CLASS}, which
- * start.sh creates for the upstream test driver's devices. Several manifests are joined into one YAML stream by
+ * {@link KubeNodeExtension#load}. A request asks for devices of the DeviceClass {@value #DEVICE_CLASS}, which
+ * start.sh creates for the upstream test driver's devices, unless it names another class ({@link #ATTRIBUTES_CLASS},
+ * {@link #MIXED_CLASS}: the attribute drivers'). Several manifests are joined into one YAML stream by
  * {@link #all}. {@code claim("gpu-claim", "gpu")}, for one, is:
  *
  * <pre>
@@ -23,6 +24,28 @@ final class ClaimManifests {
 
     /** The DeviceClass of the test driver's devices, made by the node's start.sh. */
     static final String DEVICE_CLASS = "gpu.example.com";
+    /** The DeviceClass of the devices of {@value KubeNode#ATTRIBUTE_DRIVER} (no metadata files) but gpu-7. */
+    static final String ATTRIBUTES_CLASS = "attributes.example.com";
+    /**
+     * The DeviceClass of one device of each attribute driver: gpu-7 of {@value KubeNode#ATTRIBUTE_DRIVER} (no files)
+     * and nic-0 of {@value KubeNode#ATTRIBUTE_FILE_DRIVER} (files); a request for two gets both.
+     */
+    static final String MIXED_CLASS = "mixed.example.com";
+    /** The extended resource that {@link #EXTENDED_ATTRIBUTES_CLASS} lets a container ask for without a claim. */
+    static final String EXTENDED_ATTRIBUTES_RESOURCE = "attributes.example.com/gpu";
+    /**
+     * The DeviceClass {@code extended-attributes.example.com}: the devices of {@link #ATTRIBUTES_CLASS} for containers
+     * that ask for {@value #EXTENDED_ATTRIBUTES_RESOURCE} in their limits. Cluster-scoped.
+     */
+    static final String EXTENDED_ATTRIBUTES_CLASS = """
+            apiVersion: resource.k8s.io/v1
+            kind: DeviceClass
+            metadata: {name: extended-attributes.example.com}
+            spec:
+              extendedResourceName: %s
+              selectors:
+                - cel: {expression: 'device.driver == "%s" && !("mixed" in device.attributes["example.com"])'}
+            """.formatted(EXTENDED_ATTRIBUTES_RESOURCE, KubeNode.ATTRIBUTE_DRIVER);
     /** The extended resource that {@link #EXTENDED_CLASS} lets a container ask for without a claim. */
     static final String EXTENDED_RESOURCE = "example.com/gpu";
 
@@ -55,12 +78,23 @@ final class ClaimManifests {
 
     /** The ResourceClaim {@code name} with the one request {@code request}, for exactly {@code count} devices. */
     static String claim(String name, String request, int count) {
-        return object("ResourceClaim", name, devices(request(request, ", allocationMode: ExactCount, count: " + count)));
+        return claim(name, request, DEVICE_CLASS, count);
+    }
+
+    /** The ResourceClaim {@code name} with the one request {@code request} for {@code count} devices of {@code deviceClass}. */
+    static String claim(String name, String request, String deviceClass, int count) {
+        return object("ResourceClaim", name, devices(request(request, deviceClass,
+                ", allocationMode: ExactCount, count: " + count)));
     }
 
     /** The ResourceClaimTemplate {@code name} whose claims have the one request {@code request}, for one device. */
     static String template(String name, String request) {
-        return object("ResourceClaimTemplate", name, "spec:\n" + devices(request(request, "")).indent(2));
+        return template(name, request, DEVICE_CLASS);
+    }
+
+    /** The ResourceClaimTemplate {@code name} whose claims ask {@code request} for one device of {@code deviceClass}. */
+    static String template(String name, String request, String deviceClass) {
+        return object("ResourceClaimTemplate", name, "spec:\n" + devices(request(request, deviceClass, "")).indent(2));
     }
 
     /** {@code manifests} as one YAML stream, in their order. */
@@ -81,6 +115,11 @@ final class ClaimManifests {
 
     /** One line of a request list: {@code name} for devices of {@link #DEVICE_CLASS}, with {@code more} fields. */
     private static String request(String name, String more) {
-        return "- {name: " + name + ", exactly: {deviceClassName: " + DEVICE_CLASS + more + "}}\n";
+        return request(name, DEVICE_CLASS, more);
+    }
+
+    /** One line of a request list: {@code name} for devices of {@code deviceClass}, with {@code more} fields. */
+    private static String request(String name, String deviceClass, String more) {
+        return "- {name: " + name + ", exactly: {deviceClassName: " + deviceClass + more + "}}\n";
     }
 }
