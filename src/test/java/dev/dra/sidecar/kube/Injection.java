@@ -49,6 +49,18 @@ final class Injection {
     }
 
     /** Waits until an opted-in pod with a claim gets the sidecar (a dry run: nothing is stored). */
+    /**
+     * Applies the injection as shipped, waits until admission enforces it, and gives a new Restricted namespace
+     * {@code <prefix>-<n>} for the pods of one test; the API server's warnings so far are consumed.
+     */
+    String enforcedInAFreshNamespace(String prefix) throws Exception {
+        apply();
+        awaitEnforced();
+        String namespace = api.restrictedNamespace(prefix, java.util.Map.of());
+        api.warnings();
+        return namespace;
+    }
+
     void awaitEnforced() {
         Eventually.await(PROPAGATION, this::probeInjected, injected -> injected, "the injection policy enforced");
     }

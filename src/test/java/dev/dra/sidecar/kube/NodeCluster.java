@@ -1,5 +1,6 @@
 package dev.dra.sidecar.kube;
 
+import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import io.fabric8.kubernetes.client.KubernetesClient;
@@ -53,9 +54,13 @@ public final class NodeCluster implements AutoCloseable {
         return new NodeCluster(why);
     }
 
-    /** Skips the calling test, saying why, when this machine cannot run the API server. */
-    void assumeAvailable() {
-        assumeTrue(unavailable == null, unavailable);
+    /**
+     * Fails the calling test when {@code cluster} was not given to it, and skips it, saying why, when this machine
+     * cannot run the API server.
+     */
+    static void assumeAvailable(NodeCluster cluster) {
+        assertNotNull(cluster, "NodeAgentCluster gives the test its cluster");
+        assumeTrue(cluster.unavailable == null, cluster.unavailable);
     }
 
     ClusterPods pods() {

@@ -11,7 +11,6 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.testsupport.Eventually;
@@ -21,9 +20,9 @@ import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Quantity;
 import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.net.URL;
 import java.time.Duration;
@@ -40,16 +39,8 @@ import org.junit.jupiter.api.Test;
  * the requests here come from.
  */
 @QuarkusTest
-@TestProfile(NodeModeApiIT.Agent.class)
+@WithTestResource(value = NodeAgentCluster.class, initArgs = @ResourceArg(name = "state", value = "kube-apiserver-node-api"))
 class NodeModeApiIT {
-
-    /** Node mode with an API server of this class's own. */
-    public static class Agent implements QuarkusTestProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(NodeAgentCluster.class, Map.of("state", "kube-apiserver-node-api")));
-        }
-    }
 
     private static final String GPU = "example.com/gpu";
     private static final String EXTENDED_REQUEST = "container-0-request-0";
@@ -71,8 +62,7 @@ class NodeModeApiIT {
 
     @BeforeEach
     void available() {
-        assertNotNull(cluster, "NodeAgentCluster gives the test its cluster");
-        cluster.assumeAvailable();
+        NodeCluster.assumeAvailable(cluster);
     }
 
     @Test

@@ -6,21 +6,19 @@ import static dev.dra.sidecar.kube.ClusterPods.LOOPBACK;
 import static dev.dra.sidecar.kube.InjectionPods.withClaims;
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.testsupport.Eventually;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.net.URL;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.BeforeEach;
@@ -38,18 +36,9 @@ import org.junit.jupiter.api.TestMethodOrder;
  * it ends.
  */
 @QuarkusTest
-@TestProfile(NodeModeApiServerIT.Agent.class)
+@WithTestResource(value = NodeAgentCluster.class, initArgs = @ResourceArg(name = "state", value = "kube-apiserver-node-lifecycle"))
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class NodeModeApiServerIT {
-
-    /** Node mode with an API server of this class's own, which it stops and starts again. */
-    public static class Agent implements QuarkusTestProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(NodeAgentCluster.class,
-                    Map.of("state", "kube-apiserver-node-lifecycle")));
-        }
-    }
 
     /** How long the API server is stopped for. */
     private static final Duration OUTAGE = Duration.ofSeconds(60);
@@ -64,8 +53,7 @@ class NodeModeApiServerIT {
 
     @BeforeEach
     void available() {
-        assertNotNull(cluster, "NodeAgentCluster gives the test its cluster");
-        cluster.assumeAvailable();
+        NodeCluster.assumeAvailable(cluster);
     }
 
     @Test

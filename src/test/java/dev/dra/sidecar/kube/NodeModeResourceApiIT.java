@@ -10,7 +10,6 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -19,9 +18,9 @@ import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.testsupport.Eventually;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.net.URL;
 import java.time.Duration;
@@ -40,17 +39,8 @@ import org.junit.jupiter.api.Test;
  * is one. The slices and claims are made as a driver and the scheduler make them, through the API server.
  */
 @QuarkusTest
-@TestProfile(NodeModeResourceApiIT.Agent.class)
+@WithTestResource(value = NodeAgentCluster.class, initArgs = @ResourceArg(name = "state", value = "kube-apiserver-node-resource-api"))
 class NodeModeResourceApiIT {
-
-    /** Node mode with an API server of this class's own. */
-    public static class Agent implements QuarkusTestProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(NodeAgentCluster.class,
-                    Map.of("state", "kube-apiserver-node-resource-api")));
-        }
-    }
 
     /** How long the agent's watches may take to bring a change. */
     private static final Duration WATCH = Duration.ofSeconds(10);
@@ -65,8 +55,7 @@ class NodeModeResourceApiIT {
 
     @BeforeEach
     void available() {
-        assertNotNull(cluster, "NodeAgentCluster gives the test its cluster");
-        cluster.assumeAvailable();
+        NodeCluster.assumeAvailable(cluster);
     }
 
     @Test

@@ -6,20 +6,18 @@ import static dev.dra.sidecar.kube.ClusterPods.LOOPBACK;
 import static dev.dra.sidecar.kube.InjectionPods.withClaims;
 import static org.hamcrest.Matchers.containsString;
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.Jws;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.common.ResourceArg;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import java.net.URL;
 import java.time.Duration;
 import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -32,17 +30,8 @@ import org.junit.jupiter.api.Test;
  * the issuer's keys again, at most once within the spacing.
  */
 @QuarkusTest
-@TestProfile(NodeModeTokensIT.Agent.class)
+@WithTestResource(value = NodeAgentCluster.class, initArgs = @ResourceArg(name = "state", value = "kube-apiserver-node-tokens"))
 class NodeModeTokensIT {
-
-    /** Node mode with an API server of this class's own. */
-    public static class Agent implements QuarkusTestProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(NodeAgentCluster.class,
-                    Map.of("state", "kube-apiserver-node-tokens")));
-        }
-    }
 
     private static final Duration WAIT = Duration.ofSeconds(15);
 
@@ -53,8 +42,7 @@ class NodeModeTokensIT {
 
     @BeforeEach
     void available() {
-        assertNotNull(cluster, "NodeAgentCluster gives the test its cluster");
-        cluster.assumeAvailable();
+        NodeCluster.assumeAvailable(cluster);
         Eventually.awaitTrue(WAIT, "the agent holds the issuer's keys",
                 () -> AgentCalls.of(metrics).counts().getOrDefault("get jwks ok", 0L) >= 1);
     }

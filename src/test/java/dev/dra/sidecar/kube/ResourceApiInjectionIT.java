@@ -50,9 +50,7 @@ class ResourceApiInjectionIT {
     /** The injection as shipped, then the parameter set ({@code POD_UID} too, which the policy derives). */
     @BeforeEach
     void theSourceOnInAFreshNamespace() throws Exception {
-        injection.apply();
-        injection.awaitEnforced();
-        namespace = API.restrictedNamespace("resource-api", Map.of());
+        namespace = injection.enforcedInAFreshNamespace("resource-api");
         parameters().edit(cm -> {
             cm.getData().put(ENABLED, "True");
             cm.getData().put("POD_UID", "not-from-the-parameters");

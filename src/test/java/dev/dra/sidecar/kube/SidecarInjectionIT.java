@@ -56,10 +56,7 @@ class SidecarInjectionIT {
 
     @BeforeEach
     void injectionEnforcedAndAFreshNamespace() throws Exception {
-        injection.apply();
-        injection.awaitEnforced();
-        namespace = API.restrictedNamespace("injection", Map.of());
-        API.warnings();
+        namespace = injection.enforcedInAFreshNamespace("injection");
     }
 
     private Pod create(Pod pod) {

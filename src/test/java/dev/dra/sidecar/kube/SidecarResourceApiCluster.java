@@ -1,22 +1,23 @@
 package dev.dra.sidecar.kube;
 
 import dev.dra.sidecar.testsupport.Unavailable;
+import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.authentication.TokenRequestBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.ClusterRoleBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBindingBuilder;
-import io.fabric8.kubernetes.api.model.rbac.RoleBuilder;
 import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.quarkus.test.common.QuarkusTestResourceLifecycleManager;
+import java.io.ByteArrayInputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.Map;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 
 /**
  * Gives an in-process {@code @QuarkusTest} a sidecar with the resource-API source on, against a real API server: a
@@ -30,7 +31,8 @@ public class SidecarResourceApiCluster implements QuarkusTestResourceLifecycleMa
 
     static final String NODE = "node-a";
     static final String POD = "reader";
-    private static final String NAME = "dra-metadata-resource-api";
+    /** The namespace the RBAC of docs/resource-api.md is written for. */
+    private static final String DOCUMENTED_NAMESPACE = "my-apps";
 
     /** What the test works with; {@code unavailable} says why there is no API server here. */
     record Cluster(KubernetesClient client, ResourceObjects resources, String namespace, Pod pod, String unavailable) {}
@@ -80,24 +82,25 @@ public class SidecarResourceApiCluster implements QuarkusTestResourceLifecycleMa
         }
     }
 
-    /** The RBAC of docs/resource-api.md, bound to the namespace's service accounts. */
+    /**
+     * The RBAC docs/resource-api.md writes out (its YAML block, for the namespace {@value #DOCUMENTED_NAMESPACE}),
+     * for {@code namespace}: what the docs promise is enough is what the sidecar gets.
+     */
     private static void grantTheSource(KubernetesClient client, String namespace) {
-        String group = "system:serviceaccounts:" + namespace;
-        client.rbac().roles().inNamespace(namespace).resource(new RoleBuilder().withNewMetadata().withName(NAME)
-                .endMetadata().addNewRule().withApiGroups("resource.k8s.io").withResources("resourceclaims")
-                .withVerbs("get", "list", "watch").endRule().build()).create();
-        client.rbac().roleBindings().inNamespace(namespace).resource(new RoleBindingBuilder().withNewMetadata()
-                .withName(NAME).endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
-                .withKind("Role").withName(NAME).endRoleRef().addNewSubject().withApiGroup("rbac.authorization.k8s.io")
-                .withKind("Group").withName(group).endSubject().build()).create();
-        client.rbac().clusterRoles().resource(new ClusterRoleBuilder().withNewMetadata().withName(NAME).endMetadata()
-                .addNewRule().withApiGroups("resource.k8s.io").withResources("resourceslices")
-                .withVerbs("get", "list", "watch").endRule().build()).create();
-        client.rbac().clusterRoleBindings().resource(new ClusterRoleBindingBuilder().withNewMetadata()
-                .withName(NAME).endMetadata().withNewRoleRef().withApiGroup("rbac.authorization.k8s.io")
-                .withKind("ClusterRole").withName(NAME).endRoleRef().addNewSubject()
-                .withApiGroup("rbac.authorization.k8s.io").withKind("Group").withName(group).endSubject().build())
-                .create();
+        try {
+            Matcher block = Pattern.compile("```yaml\n(.*?)```", Pattern.DOTALL)
+                    .matcher(Files.readString(Path.of("docs", "resource-api.md")));
+            if (!block.find()) {
+                throw new IllegalStateException("docs/resource-api.md writes out no RBAC");
+            }
+            String rbac = block.group(1).replace(DOCUMENTED_NAMESPACE, namespace);
+            for (HasMetadata object : client.load(new ByteArrayInputStream(rbac.getBytes(StandardCharsets.UTF_8)))
+                    .items()) {
+                client.resource(object).create();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
     }
 
     @Override

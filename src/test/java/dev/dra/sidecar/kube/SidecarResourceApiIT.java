@@ -10,9 +10,8 @@ import static org.junit.jupiter.api.Assumptions.assumeTrue;
 import dev.dra.sidecar.kube.ResourceObjects.Result;
 import dev.dra.sidecar.testsupport.Eventually;
 import io.quarkus.test.common.http.TestHTTPResource;
+import io.quarkus.test.common.WithTestResource;
 import io.quarkus.test.junit.QuarkusTest;
-import io.quarkus.test.junit.QuarkusTestProfile;
-import io.quarkus.test.junit.TestProfile;
 import io.restassured.response.Response;
 import java.net.URL;
 import java.time.Duration;
@@ -26,16 +25,8 @@ import org.junit.jupiter.api.Test;
  * a claim of the namespace it does not expect is not its to serve.
  */
 @QuarkusTest
-@TestProfile(SidecarResourceApiIT.Source.class)
+@WithTestResource(SidecarResourceApiCluster.class)
 class SidecarResourceApiIT {
-
-    /** The sidecar with the source on, against an API server of this class's own. */
-    public static class Source implements QuarkusTestProfile {
-        @Override
-        public List<TestResourceEntry> testResources() {
-            return List.of(new TestResourceEntry(SidecarResourceApiCluster.class));
-        }
-    }
 
     private static final Duration WATCH = Duration.ofSeconds(10);
     private static final String DRIVER = "gpu.example.com";
