@@ -37,15 +37,9 @@ final class ClaimManifests {
      * The DeviceClass {@code extended-attributes.example.com}: the devices of {@link #ATTRIBUTES_CLASS} for containers
      * that ask for {@value #EXTENDED_ATTRIBUTES_RESOURCE} in their limits. Cluster-scoped.
      */
-    static final String EXTENDED_ATTRIBUTES_CLASS = """
-            apiVersion: resource.k8s.io/v1
-            kind: DeviceClass
-            metadata: {name: extended-attributes.example.com}
-            spec:
-              extendedResourceName: %s
-              selectors:
-                - cel: {expression: 'device.driver == "%s" && !("mixed" in device.attributes["example.com"])'}
-            """.formatted(EXTENDED_ATTRIBUTES_RESOURCE, KubeNode.ATTRIBUTE_DRIVER);
+    static final String EXTENDED_ATTRIBUTES_CLASS = extendedClass("extended-attributes.example.com",
+            EXTENDED_ATTRIBUTES_RESOURCE, "device.driver == \"" + KubeNode.ATTRIBUTE_DRIVER
+                    + "\" && !(\"mixed\" in device.attributes[\"example.com\"])");
     /** The extended resource that {@link #EXTENDED_CLASS} lets a container ask for without a claim. */
     static final String EXTENDED_RESOURCE = "example.com/gpu";
 
@@ -58,15 +52,21 @@ final class ClaimManifests {
      * The DeviceClass {@code extended-gpu.example.com}: selects the test driver's devices for containers that ask for
      * {@value #EXTENDED_RESOURCE} in their limits (no claim in the pod's spec). Cluster-scoped.
      */
-    static final String EXTENDED_CLASS = """
-            apiVersion: resource.k8s.io/v1
-            kind: DeviceClass
-            metadata: {name: extended-gpu.example.com}
-            spec:
-              extendedResourceName: %s
-              selectors:
-                - cel: {expression: 'device.driver == "%s"'}
-            """.formatted(EXTENDED_RESOURCE, KubeNode.TEST_DRIVER);
+    static final String EXTENDED_CLASS = extendedClass("extended-gpu.example.com", EXTENDED_RESOURCE,
+            "device.driver == \"" + KubeNode.TEST_DRIVER + "\"");
+
+    /** The DeviceClass {@code name} of the devices {@code selector} selects, for the extended resource {@code resource}. */
+    private static String extendedClass(String name, String resource, String selector) {
+        return """
+                apiVersion: resource.k8s.io/v1
+                kind: DeviceClass
+                metadata: {name: %s}
+                spec:
+                  extendedResourceName: %s
+                  selectors:
+                    - cel: {expression: '%s'}
+                """.formatted(name, resource, selector);
+    }
 
     private ClaimManifests() {}
 
