@@ -30,6 +30,20 @@ def why_no_node(repo):
     return None
 
 
+def run_on_node(ctx, measure, *args):
+    """The result of measure(ctx, node, repo, *args) on a node started for it and stopped after it, or a skip that says
+    why the node cannot run here."""
+    repo = ctx.args.repo
+    why = why_no_node(repo)
+    if why:
+        return {"skipped": why}
+    node = Node(ctx, repo)
+    try:
+        return measure(ctx, node, repo, *args)
+    finally:
+        node.stop()
+
+
 class Node:
     """start.sh running with its state in `state`; `env` holds its facts (ctr, containerd socket, app image)."""
 

@@ -42,16 +42,7 @@ def add_arguments(parser):
 def run(ctx):
     if not ctx.args.only or NAME not in ctx.args.only.split(","):
         return {"skipped": "runs only when named (--only node_mode): it starts 3 x N pods on the node"}
-    repo = ctx.args.repo
-    why = kube_node.why_no_node(repo)
-    if why:
-        return {"skipped": why}
-    n = 3 if ctx.smoke else ctx.args.node_mode_n
-    node = kube_node.Node(ctx, repo)
-    try:
-        return measure(ctx, node, repo, n)
-    finally:
-        node.stop()
+    return kube_node.run_on_node(ctx, measure, 3 if ctx.smoke else ctx.args.node_mode_n)
 
 
 def measure(ctx, node, repo, n):

@@ -38,16 +38,7 @@ def add_arguments(parser):
 
 
 def run(ctx):
-    repo = ctx.args.repo
-    why = kube_node.why_no_node(repo)
-    if why:
-        return {"skipped": why}
-    n = 2 if ctx.smoke else ctx.args.pod_start_n
-    node = kube_node.Node(ctx, repo)
-    try:
-        return measure(ctx, node, repo, n)
-    finally:
-        node.stop()
+    return kube_node.run_on_node(ctx, measure, 2 if ctx.smoke else ctx.args.pod_start_n)
 
 
 def measure(ctx, node, repo, n):

@@ -38,15 +38,7 @@ def add_arguments(parser):
 def run(ctx):
     if not ctx.args.only or NAME not in ctx.args.only.split(","):
         return {"skipped": "runs only when named (--only soak): it holds the node for --soak-seconds"}
-    repo = ctx.args.repo
-    why = kube_node.why_no_node(repo)
-    if why:
-        return {"skipped": why}
-    node = kube_node.Node(ctx, repo)
-    try:
-        return measure(ctx, node, repo)
-    finally:
-        node.stop()
+    return kube_node.run_on_node(ctx, measure)
 
 
 def app_pod(node, repo, args):
