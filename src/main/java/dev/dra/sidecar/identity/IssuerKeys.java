@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.LongSupplier;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.jboss.logging.Logger;
@@ -57,6 +58,7 @@ final class IssuerKeys implements AutoCloseable {
 
     private final KubeApi api;
     private final long spacingNanos;
+    private final LongSupplier clock;
     private final ScheduledExecutorService timer;
     private volatile Keys keys;
     private CompletableFuture<Keys> fetching;
@@ -64,10 +66,11 @@ final class IssuerKeys implements AutoCloseable {
     private Throwable lastFailure;
     private boolean failing;
 
-    private IssuerKeys(KubeApi api, Duration spacing) {
+    private IssuerKeys(KubeApi api, Duration spacing, LongSupplier clock) {
         this.api = api;
         this.spacingNanos = spacing.toNanos();
-        this.lastFetchNanos = System.nanoTime() - spacingNanos;
+        this.clock = clock;
+        this.lastFetchNanos = clock.getAsLong() - spacingNanos;
         this.timer = Executors.newSingleThreadScheduledExecutor(r -> {
             Thread thread = new Thread(r, "dra-issuer-keys");
             thread.setDaemon(true);
@@ -77,12 +80,15 @@ final class IssuerKeys implements AutoCloseable {
 
     /** Starts fetching the keys now, and keeps them as the class says until {@link #close}. */
     static IssuerKeys start(KubeApi api) {
-        return start(api, REFETCH_SPACING);
+        return start(api, REFETCH_SPACING, System::nanoTime);
     }
 
-    /** As {@link #start(KubeApi)}, fetching for a key not held at most once every {@code spacing}. */
-    static IssuerKeys start(KubeApi api, Duration spacing) {
-        IssuerKeys keys = new IssuerKeys(api, spacing);
+    /**
+     * As {@link #start(KubeApi)}, fetching for a key not held at most once every {@code spacing} as {@code clock}
+     * ({@link System#nanoTime()}'s kind of value) measures it.
+     */
+    static IssuerKeys start(KubeApi api, Duration spacing, LongSupplier clock) {
+        IssuerKeys keys = new IssuerKeys(api, spacing, clock);
         keys.timer.execute(keys::scheduled);
         return keys;
     }
@@ -101,7 +107,7 @@ final class IssuerKeys implements AutoCloseable {
         if (fetching != null) {
             return fetching.copy();
         }
-        if (System.nanoTime() - lastFetchNanos < spacingNanos) {
+        if (clock.getAsLong() - lastFetchNanos < spacingNanos) {
             return lastFailure == null ? CompletableFuture.completedFuture(keys)
                     : CompletableFuture.failedFuture(lastFailure);
         }
@@ -128,7 +134,7 @@ final class IssuerKeys implements AutoCloseable {
 
     /** Starts a fetch; the caller holds the lock. */
     private CompletableFuture<Keys> fetch() {
-        lastFetchNanos = System.nanoTime();
+        lastFetchNanos = clock.getAsLong();
         CompletableFuture<Keys> fetch = api.get(DISCOVERY).thenCompose(discovery -> api.get(JWKS)
                 .thenApply(set -> keys(discovery, set)));
         fetching = fetch;

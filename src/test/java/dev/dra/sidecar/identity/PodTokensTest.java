@@ -14,6 +14,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.Map;
+import java.util.concurrent.atomic.AtomicLong;
 import java.util.Optional;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.TimeUnit;
@@ -51,13 +52,16 @@ class PodTokensTest {
         server.close();
     }
 
+    /** The clock the keys' fetch spacing is measured by, moved by the tests. */
+    private final AtomicLong now = new AtomicLong(System.nanoTime());
+
     private IssuerKeys started() throws Exception {
         return started(IssuerKeys.REFETCH_SPACING);
     }
 
     private IssuerKeys started(Duration spacing) throws Exception {
         KubeApi api = server.api(dir);
-        IssuerKeys keys = IssuerKeys.start(api, spacing);
+        IssuerKeys keys = IssuerKeys.start(api, spacing, now::get);
         tokens = new PodTokens(keys, new TokenVerifier(TokenVerifierTest.AUDIENCE, Clock.systemUTC()),
                 new TokenReviewer(api, config()), Duration.ofSeconds(2));
         return keys;
@@ -102,7 +106,7 @@ class PodTokensTest {
         Duration spacing = Duration.ofSeconds(2);
         IssuerKeys keys = started(spacing);
         Eventually.awaitTrue(WAIT, "the keys are fetched at start", () -> keys.held() != null);
-        Thread.sleep(spacing.toMillis());
+        now.addAndGet(spacing.toNanos()); // the spacing has passed
         Jws rotated = Jws.es256();
         server.publish(rotated.jwk("k2"));
         assertEquals(READER, pod(claimsToken(rotated, "k2")), "the new key is fetched and verifies");
@@ -142,7 +146,7 @@ class PodTokensTest {
         IssuerKeys keys = started(spacing);
         Eventually.awaitTrue(WAIT, "the keys are fetched at start", () -> keys.held() != null);
         server.jwksStatus = 503;
-        Thread.sleep(spacing.toMillis());
+        now.addAndGet(spacing.toNanos()); // the spacing has passed
         assertEquals(Refusal.Reason.UNAVAILABLE, refusal(claimsToken(Jws.rs256(), "k2")).reason());
         assertEquals(Refusal.Reason.UNAVAILABLE, refusal(claimsToken(Jws.rs256(), "k3")).reason(),
                 "within the spacing, the last fetch's failure");
