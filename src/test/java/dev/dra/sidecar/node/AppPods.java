@@ -3,6 +3,7 @@ package dev.dra.sidecar.node;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.Helm;
 import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
@@ -40,6 +41,8 @@ import java.util.stream.Stream;
 final class AppPods {
 
     static final String SIDECAR = "dra-metadata-sidecar";
+    /** The chart's release name and namespace on the node, as README installs it. */
+    static final String RELEASE = "dra-metadata-sidecar";
     static final String APP = "app";
     static final Duration POD_START = Duration.ofSeconds(90);
     static final Path BASE = Path.of("deploy/kubernetes/base");
@@ -141,6 +144,28 @@ final class AppPods {
      * deploy/kubernetes/injection applied as shipped (its ConfigMap names the sidecar image imported into the node), or
      * again (an update).
      */
+    /**
+     * Makes room for the chart: deletes the shipped injection's objects but its namespace, which have the chart's
+     * names (Helm installs only objects it owns and takes the namespace as it is).
+     */
+    void removeInjection() throws Exception {
+        for (HasMetadata object : node.load(Kustomize.render(INJECTION))) {
+            if (!(object instanceof Namespace)) {
+                node.client().resource(object).delete();
+            }
+        }
+    }
+
+    /**
+     * Uninstalls the chart's release {@link #RELEASE} when there is one, waiting until its objects are gone, and
+     * applies the shipped injection again, as the node tests after expect it.
+     */
+    void uninstallChartAndApplyInjection() throws Exception {
+        Helm.forCluster(node.node().kubeconfig).succeed("uninstall", RELEASE, "--namespace", RELEASE,
+                "--ignore-not-found", "--wait");
+        applyInjection();
+    }
+
     void applyInjection() throws Exception {
         for (HasMetadata object : node.load(Kustomize.render(INJECTION))) {
             if (object instanceof ConfigMap parameters) {

@@ -8,15 +8,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.dra.sidecar.image.PodLikeContainer;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.Helm;
-import dev.dra.sidecar.testsupport.Kustomize;
 import dev.dra.sidecar.testsupport.Release;
 import dev.dra.sidecar.testsupport.TestRegistry;
 import dev.dra.sidecar.testsupport.Unavailable;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.Event;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.LocalObjectReference;
-import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.SecretBuilder;
 import java.nio.charset.StandardCharsets;
@@ -66,23 +63,17 @@ class RegistryPullOnNodeIT {
         PodLikeContainer.ensureBaseImages();
         // Unsigned here: ReleaseIT checks the signatures; this test is the pull path.
         release = Release.run("the registry pull test", registry, STATE.resolve("release"), false);
-        // Earlier node tests applied deploy/kubernetes/injection, whose objects have the chart's names; Helm installs
-        // only objects it owns, so those go first (all but the namespace, which Helm takes as it is).
-        for (HasMetadata object : NODE.load(Kustomize.render(AppPods.INJECTION))) {
-            if (!(object instanceof Namespace)) {
-                NODE.client().resource(object).delete();
-            }
-        }
+        NODE.pods().removeInjection();
         Helm helm = Helm.forCluster(NODE.node().kubeconfig);
-        helm.succeed("install", "dra-metadata-sidecar", release.chart(), "--version", release.version(),
-                "--namespace", "dra-metadata-sidecar", "--create-namespace",
+        helm.succeed("install", AppPods.RELEASE, release.chart(), "--version", release.version(),
+                "--namespace", AppPods.RELEASE, "--create-namespace",
                 "--registry-config", registry.authFile.toString(), "--ca-file", registry.ca.toString());
     }
 
     @AfterAll
     static void stop() throws Exception {
         // The node tests after this one inject the image imported into the node, as deploy/kubernetes/injection names it.
-        NODE.pods().applyInjection();
+        NODE.pods().uninstallChartAndApplyInjection();
         if (registry != null) {
             registry.close();
         }

@@ -9,10 +9,7 @@ import dev.dra.sidecar.node.DerivedMetadata.Via;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.GoOracle;
 import dev.dra.sidecar.testsupport.Helm;
-import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.HasMetadata;
-import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
 import java.net.URI;
 import java.nio.file.Files;
@@ -47,7 +44,6 @@ class SidecarDerivesMetadataOnNodeIT {
 
     @RegisterExtension
     static final KubeNodeExtension NODE = new KubeNodeExtension();
-    private static final String RELEASE = "dra-metadata-sidecar";
     /** The postStart hook's hold as shipped: the app starting well within it was not held for want of a file. */
     private static final Duration HOOK_HOLD = Duration.ofSeconds(120);
     private static final List<String> NAMESPACES = new ArrayList<>();
@@ -56,7 +52,6 @@ class SidecarDerivesMetadataOnNodeIT {
     private static String namespace;
     private static Pod direct;
     private static Pod template;
-    private static Helm helm;
     private static DerivedMetadata api;
     private static DerivedChecks checks;
 
@@ -71,17 +66,11 @@ class SidecarDerivesMetadataOnNodeIT {
                 List.of("/bin/sh", "-c", "exec sleep 3600"), AppPods.claim("gpu", "gpu-claim"))));
         shippedStart = Duration.ofNanos(System.nanoTime() - created);
 
-        // The chart's objects have the Kustomize injection's names: Helm installs only objects it owns.
-        for (HasMetadata object : NODE.load(Kustomize.render(AppPods.INJECTION))) {
-            if (!(object instanceof Namespace)) {
-                NODE.client().resource(object).delete();
-            }
-        }
+        NODE.pods().removeInjection();
         namespace = NODE.restrictedNamespace("derived-sidecar", AppPods.optIn());
         NAMESPACES.add(namespace);
         String image = NODE.sidecarImage();
-        helm = Helm.forCluster(NODE.node().kubeconfig);
-        helm.succeed("install", RELEASE, Helm.CHART.toString(), "--namespace", "dra-metadata-sidecar",
+        Helm.forCluster(NODE.node().kubeconfig).succeed("install", AppPods.RELEASE, Helm.CHART.toString(), "--namespace", AppPods.RELEASE,
                 "--set", "image.repository=" + image.substring(0, image.lastIndexOf(':')),
                 "--set", "image.tag=" + image.substring(image.lastIndexOf(':') + 1),
                 "--set", "resourceApi.enabled=true", "--set", "resourceApi.namespaces={" + namespace + "}",
@@ -111,9 +100,7 @@ class SidecarDerivesMetadataOnNodeIT {
     /** Uninstalls the chart, deletes the pods and claims (their devices free again) and applies the shipped injection. */
     @AfterAll
     static void uninstallAndTheShippedInjectionAgain() throws Exception {
-        if (helm != null) {
-            helm.run("uninstall", RELEASE, "--namespace", "dra-metadata-sidecar", "--ignore-not-found", "--wait");
-        }
+        NODE.pods().uninstallChartAndApplyInjection();
         for (String each : NAMESPACES) {
             NODE.client().namespaces().withName(each).delete();
         }
@@ -121,7 +108,6 @@ class SidecarDerivesMetadataOnNodeIT {
             Eventually.await(Duration.ofSeconds(120), () -> NODE.client().namespaces().withName(each).get(),
                     n -> n == null, "namespace " + each + " gone, its claims' devices free");
         }
-        NODE.pods().applyInjection();
     }
 
     private static String sidecarLog(Pod pod) {
