@@ -12,10 +12,12 @@ import org.jboss.logging.Logger;
 /**
  * Keeps a {@link Listener} up to date with one collection of the API server, on one daemon thread: lists the
  * collection, watches it from the list's {@code resourceVersion} (with bookmarks), and lists again whenever the watch
- * ends. A list or watch that fails, an {@code ERROR} event too, is logged as one warning and listed again after
- * one second; one that got no answer from the API server is logged at DEBUG only, since its {@link KubeApi} logs the
- * episode in which the API server cannot be reached, once. Objects are keyed by namespace and name ({@link #key}); each is the API server's JSON as
- * it sent it. {@link #close} stops the thread.
+ * ends. A list or watch that fails, an {@code ERROR} event too, is logged as one warning and listed again after a
+ * delay that starts at one second and doubles with each failure in a row up to 30 seconds (a refusal that lasts, such
+ * as missing RBAC, costs the API server two requests a minute, not sixty); a watch that heard an event, or ended
+ * without failing, starts the count again. A failure that got no answer from the API server is logged at DEBUG only,
+ * since its {@link KubeApi} logs the episode in which the API server cannot be reached, once. Objects are keyed by
+ * namespace and name ({@link #key}); each is the API server's JSON as it sent it. {@link #close} stops the thread.
  */
 public final class ListWatch implements AutoCloseable {
 
@@ -35,8 +37,10 @@ public final class ListWatch implements AutoCloseable {
         void deleted(String key, JsonNode object);
     }
 
-    /** How long a failed list or watch waits before the collection is listed again. */
-    private static final long RETRY_MILLIS = 1000;
+    /** How long the first failed list or watch in a row waits before the collection is listed again. */
+    static final long FIRST_RETRY_MILLIS = 1000;
+    /** The longest wait before the collection is listed again, however many failures came in a row. */
+    static final long LONGEST_RETRY_MILLIS = 30_000;
     private static final long LIST_TIMEOUT_SECONDS = 30;
 
     private final KubeApi api;
@@ -47,6 +51,7 @@ public final class ListWatch implements AutoCloseable {
     private final String description;
     private final Thread thread;
     private volatile boolean running = true;
+    private boolean heardEvent;
 
     private ListWatch(KubeApi api, String path, String query, Listener listener, String threadName, Logger log,
             String description) {
@@ -70,7 +75,7 @@ public final class ListWatch implements AutoCloseable {
      * @param threadName the name of the thread
      * @param log gets the warning for each failed list or watch that the API server answered (a refusal, an
      *     {@code ERROR} event) or the agent could not make (its token unreadable), or that the listener failed:
-     *     {@code Watch of <description> failed, listing again in 1000 ms: <the failure's message>}; a failure
+     *     {@code Watch of <description> failed, listing again in <delay> ms: <the failure's message>}; a failure
      *     without answer at DEBUG
      * @param description the collection as that warning names it, such as {@code the pods of node n1}
      */
@@ -99,22 +104,33 @@ public final class ListWatch implements AutoCloseable {
         thread.interrupt();
     }
 
+    /** The wait before listing again after {@code failures} failed lists or watches in a row (at least one). */
+    static long retryMillis(int failures) {
+        return failures > 5 ? LONGEST_RETRY_MILLIS
+                : Math.min(LONGEST_RETRY_MILLIS, FIRST_RETRY_MILLIS << (failures - 1));
+    }
+
     private void run() {
+        int failures = 0;
         while (running) {
+            heardEvent = false;
             try {
                 String version = list();
                 api.watch(path + "?" + (query.isEmpty() ? "" : query + "&")
                         + "watch=true&allowWatchBookmarks=true&resourceVersion=" + version, this::event);
+                failures = 0;
             } catch (InterruptedException e) {
                 return;
             } catch (Exception e) {
                 if (!running) {
                     return;
                 }
+                failures = heardEvent ? 1 : failures + 1;
+                long delay = retryMillis(failures);
                 log.logf(KubeApi.unanswered(e) ? Logger.Level.DEBUG : Logger.Level.WARN,
-                        "Watch of %s failed, listing again in %d ms: %s", description, RETRY_MILLIS, e.getMessage());
+                        "Watch of %s failed, listing again in %d ms: %s", description, delay, e.getMessage());
                 try {
-                    TimeUnit.MILLISECONDS.sleep(RETRY_MILLIS);
+                    TimeUnit.MILLISECONDS.sleep(delay);
                 } catch (InterruptedException interrupted) {
                     return;
                 }
@@ -134,6 +150,7 @@ public final class ListWatch implements AutoCloseable {
 
     private void event(JsonNode event) {
         String type = event.path("type").asText();
+        heardEvent |= !type.equals("ERROR");
         JsonNode object = event.path("object");
         switch (type) {
             case "ADDED", "MODIFIED" -> listener.changed(key(object), object);

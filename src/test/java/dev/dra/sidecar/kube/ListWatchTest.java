@@ -36,7 +36,8 @@ import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@link ListWatch} against a scripted API server on the loopback address: the requests it makes, what its listener
- * hears, the warning and the retry after a failed watch, and that {@link ListWatch#close} ends it.
+ * hears, the warning and the retry after a failed watch, the growing wait after refusals in a row, and that
+ * {@link ListWatch#close} ends it.
  */
 class ListWatchTest {
 
@@ -50,6 +51,8 @@ class ListWatchTest {
     private final BlockingQueue<String> heard = new LinkedBlockingQueue<>();
     private final BlockingQueue<String> warnings = new LinkedBlockingQueue<>();
     private final AtomicInteger lists = new AtomicInteger();
+    /** How many lists from now on the API server refuses (403), as it does a service account without RBAC. */
+    private final AtomicInteger refusals = new AtomicInteger();
     private volatile long warnedNanos;
     private final BlockingQueue<List<String>> watches = new LinkedBlockingQueue<>();
     private final CountDownLatch lastWatchEnds = new CountDownLatch(1);
@@ -134,10 +137,57 @@ class ListWatchTest {
         assertEquals(List.of(), List.copyOf(warnings));
     }
 
-    /** Lists hold ns/a and ns/b, at resourceVersion 1, 2, 3, ...; each watch streams the next scripted events. */
+    @Test
+    void listsAgainAfterAWaitThatDoublesWithEachRefusalInARowAndStartsAgainOnceAWatchHeardAnEvent(@TempDir Path dir)
+            throws Exception {
+        refusals.set(2);
+        watches.add(List.of(event("ADDED", "c", "3"), "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\","
+                + "\"message\":\"too old resource version\"}}"));
+        Path token = Files.writeString(dir.resolve("token"), "t0ken\n");
+        Path ca = Files.writeString(dir.resolve("ca.crt"), "");
+        KubeApi api = new KubeApi(URI.create("http://127.0.0.1:" + server.getAddress().getPort()), token, ca);
+
+        ListWatch watch = ListWatch.start(api, "/api/v1/pods", ListWatch.fieldSelector("spec.nodeName=n1"),
+                new Noting(), "list-watch-test", Logger.getLogger(LOGGER), "the pods of node n1");
+        try {
+            Request refused = next(requests);
+            assertTrue(next(warnings).startsWith("Watch of the pods of node n1 failed, listing again in 1000 ms: "));
+            Request refusedAgain = next(requests);
+            assertTrue(refusedAgain.nanos() - refused.nanos() >= TimeUnit.MILLISECONDS.toNanos(1000), "too soon");
+            assertTrue(next(warnings).startsWith("Watch of the pods of node n1 failed, listing again in 2000 ms: "));
+            Request listed = next(requests);
+            assertEquals(LIST, listed.uri());
+            assertTrue(listed.nanos() - refusedAgain.nanos() >= TimeUnit.MILLISECONDS.toNanos(2000), "too soon");
+            assertEquals("listed [ns/a, ns/b] on list-watch-test, a daemon", next(heard));
+            assertEquals("changed ns/c", next(heard));
+            // the watch heard an event before it failed: the next wait is the first one again
+            assertEquals("Watch of the pods of node n1 failed, listing again in 1000 ms: watch error: too old "
+                    + "resource version", next(warnings));
+        } finally {
+            watch.close();
+        }
+    }
+
+    @Test
+    void theWaitBeforeListingAgainDoublesUpToHalfAMinute() {
+        assertEquals(List.of(1000L, 2000L, 4000L, 8000L, 16000L, 30000L, 30000L, 30000L),
+                List.of(1, 2, 3, 4, 5, 6, 7, 1000).stream().map(ListWatch::retryMillis).toList());
+    }
+
+    /**
+     * Lists hold ns/a and ns/b, at resourceVersion 1, 2, 3, ..., once {@link #refusals} are used up; each watch
+     * streams the next scripted events.
+     */
     private void answer(HttpExchange exchange) throws IOException {
         requests.add(new Request(exchange.getRequestURI().toString(), System.nanoTime()));
         try (OutputStream body = exchange.getResponseBody()) {
+            if (refusals.getAndUpdate(n -> Math.max(0, n - 1)) > 0) {
+                byte[] bytes = ("{\"kind\":\"Status\",\"status\":\"Failure\",\"message\":\"pods is forbidden\","
+                        + "\"reason\":\"Forbidden\",\"code\":403}").getBytes(StandardCharsets.UTF_8);
+                exchange.sendResponseHeaders(403, bytes.length);
+                body.write(bytes);
+                return;
+            }
             if (!exchange.getRequestURI().getRawQuery().contains("watch=true")) {
                 String list = "{\"kind\":\"PodList\",\"metadata\":{\"resourceVersion\":\"" + lists.incrementAndGet()
                         + "\"},\"items\":[" + pod("a", "1") + "," + pod("b", "2") + "]}";
