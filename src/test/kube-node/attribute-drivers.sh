@@ -22,7 +22,7 @@
 # the same command line, so it publishes the file as it is then.
 #
 # Functions (start.sh's state, bin, kubeconfig, node, start_process and kubectl_apply in scope):
-#   start_attribute_drivers    writes the devices files, makes the drivers' plugin directories (0755, as the test
+#   start_attribute_drivers    writes the devices files, makes the drivers' plugin directories (0750, as the test
 #                              driver's) and starts both drivers (start_process)
 #   apply_attribute_classes    applies the two DeviceClasses
 #   attribute_drivers_env      prints the lines of <state-dir>/env that name them: attribute_driver and
@@ -64,9 +64,9 @@ start_attribute_drivers() {
       attribute-driver) name=$attribute_driver metadata="" ;;
       *) name=$attribute_file_driver metadata=--enable-device-metadata ;;
     esac
-    # Its plugin directory searchable by every user, as start.sh makes the test driver's: node mode's agent (user
-    # 1001) reads the metadata files through it. The driver would make it 0750, which keeps its files from the agent.
-    mkdir -p -m 0755 "/var/lib/kubelet/plugins/$name"
+    # Its plugin directory root's and 0750, as start.sh makes the test driver's: node mode's agent (user 1001, group
+    # root among its groups) reads the metadata files through it as on a real node.
+    install -d -m 0750 "/var/lib/kubelet/plugins/$name"
     file="$dir/$name.json"
     attribute_devices "$name" >"$file.tmp"
     mv "$file.tmp" "$file"

@@ -159,8 +159,10 @@ wait_for() {   # wait_for <what> <seconds> <command...>
   exit 1
 }
 
-mkdir -p "$run"/{containerd/certs.d,cni/net.d,cni/ipam,sysctl} /var/lib/kubelet/plugins_registry "/var/lib/kubelet/plugins/$driver" \
-  /var/run/cdi
+mkdir -p "$run"/{containerd/certs.d,cni/net.d,cni/ipam,sysctl} /var/lib/kubelet/plugins_registry /var/run/cdi
+# The plugins directory as the kubelet makes it (root, 0750) and the driver's as the strictest driver does: node mode's
+# agent (user 1001) must reach the metadata files below them as on a real node (its supplemental group root).
+install -d -m 0750 /var/lib/kubelet/plugins "/var/lib/kubelet/plugins/$driver"
 
 # kubelet links every container's log into this fixed directory.
 [ -d /var/log/containers ] || touch "$run/made-var-log-containers"
