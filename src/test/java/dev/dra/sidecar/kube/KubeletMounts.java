@@ -68,7 +68,8 @@ final class KubeletMounts {
     static void assertStartupCheck(Pod pod, Path root, int status, String body) throws Exception {
         Container sidecar = Pods.sidecar(pod);
         mount(pod, sidecar, SAMPLE, root);
-        Map<String, String> environment = sidecar.getEnv().stream()
+        // The entries with a value: those the kubelet fills from the downward API (valueFrom) have no pod here.
+        Map<String, String> environment = sidecar.getEnv().stream().filter(e -> e.getValue() != null)
                 .collect(Collectors.toMap(EnvVar::getName, EnvVar::getValue));
         try (PackagedSidecar process = PackagedSidecar.start("kube-" + pod.getMetadata().getName(), root, List.of(),
                 List.of(), Map.of(), environment)) {
