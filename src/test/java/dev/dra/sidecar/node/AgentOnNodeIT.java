@@ -10,11 +10,14 @@ import io.fabric8.kubernetes.api.model.Pod;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.StandardCopyOption;
+import java.nio.file.attribute.PosixFilePermission;
+import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -29,8 +32,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * {@code extendedResourceName}, no claim in the pod spec) each read their own metadata from their app container
  * through the agent, with the very first line of the app (the first-ask race: the agent may not have heard of the
  * pod yet), equal to what the Go reader decodes from the driver's file on the host. A replacement by rename on the
- * host is served (nothing is detached in node mode), and once the agent's pod is replaced the pods are answered
- * again.
+ * host is served (nothing is detached in node mode), once the agent's pod is replaced the pods are answered
+ * again, and a file the agent may not reach is reported unreadable, not passed over.
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AgentOnNodeIT {
@@ -167,5 +170,38 @@ class AgentOnNodeIT {
                         pod.getMetadata().getNamespace() + "/" + pod.getMetadata().getName() + " after the restart");
             }
         }
+    }
+
+    /**
+     * A claim's directory closed to the agent's user (root's, 0700) when the agent starts: the file its driver's CDI
+     * spec names is reported unreadable in the agent's log, with the reason, not passed over as a file not written
+     * yet; once the directory opens again the file is served.
+     */
+    @Test
+    @Order(4)
+    void aFileTheAgentMayNotReachIsReportedUnreadableAndServedOnceItMay() throws Exception {
+        Pod pod = new ArrayList<>(PODS_BY_NAMESPACE.values()).get(1).get(0);
+        String[] claim = claimAndRequest(pod);
+        Path file = NODE.pods().hostFile(pod.getMetadata().getNamespace(), claim[0], claim[1]);
+        Path claimDirectory = file.getParent().getParent();
+        Set<PosixFilePermission> open = Files.getPosixFilePermissions(claimDirectory);
+        Files.setPosixFilePermissions(claimDirectory, PosixFilePermissions.fromString("rwx------"));
+        try {
+            Pod restarted = agent.restart();
+            Eventually.await(PROPAGATION, () -> NODE.client().pods().inNamespace(restarted.getMetadata().getNamespace())
+                    .withName(restarted.getMetadata().getName()).inContainer("agent").getLog(),
+                    log -> log.contains(" WARN ") && log.contains(file + ": cannot read file attributes: permission denied"),
+                    "the agent's warning that it may not read " + file);
+        } finally {
+            Files.setPosixFilePermissions(claimDirectory, open);
+        }
+        String served = Eventually.await(PROPAGATION, () -> {
+            try {
+                return askFrom(pod, route(pod));
+            } catch (Exception e) {
+                throw new IllegalStateException(e);
+            }
+        }, body -> body.contains("\"attributes\""), "the file served once the agent may read it");
+        assertEquals(goDecode(pod, false), NODE.goReader().asGoSeesIt(served), "the file, as Go decodes it");
     }
 }

@@ -232,7 +232,7 @@ public final class FileLook {
      */
     private static String reason(IOException e) {
         if (e instanceof AccessDeniedException) {
-            return "permission denied (the sidecar's user may not read it)";
+            return "permission denied (this process's user may not read it, or may not pass a directory above it)";
         }
         if (e instanceof FileSystemException fs && fs.getReason() != null) {
             return fs.getReason();

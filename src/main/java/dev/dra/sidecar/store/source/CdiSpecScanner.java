@@ -6,10 +6,12 @@ import dev.dra.sidecar.decode.MetadataDecodeException;
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.store.config.StoreLog;
 import java.io.IOException;
+import java.nio.file.AccessDeniedException;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.LinkOption;
 import java.nio.file.Path;
+import java.nio.file.attribute.BasicFileAttributes;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -82,7 +84,7 @@ final class CdiSpecScanner implements FileSource {
                 root.path("devices").forEach(device -> device.path("containerEdits").path("mounts").forEach(mounts::add));
                 for (JsonNode mount : mounts) {
                     MetadataFileRef ref = ref(mount.path("hostPath").asText(""), mount.path("containerPath").asText(""));
-                    if (ref != null && Files.isRegularFile(ref.path())) {
+                    if (ref != null && present(ref.path())) {
                         if (files.putIfAbsent(ref.path(), ref) == null) {
                             directories.add(ref.path().getParent());
                         }
@@ -136,6 +138,21 @@ final class CdiSpecScanner implements FileSource {
         String driver = fileName.substring(0, fileName.length() - MetadataFileRef.SUFFIX.length());
         return new MetadataFileRef(kind, relative.getName(1).toString(), relative.getName(2).toString(), driver,
                 fileName, Path.of(hostPath).normalize(), containerPath);
+    }
+
+    /**
+     * Whether the file a mount names is there to serve: a regular file, or one this process may not reach (a
+     * directory above it closed to its user), which is tracked and reported {@code unreadable} rather than taken for
+     * a file not written yet.
+     */
+    private static boolean present(Path file) {
+        try {
+            return Files.readAttributes(file, BasicFileAttributes.class).isRegularFile();
+        } catch (AccessDeniedException e) {
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     /** A host file is read where it leads; the specs that name it are the node's, written by root. */
