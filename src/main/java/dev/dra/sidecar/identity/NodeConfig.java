@@ -22,7 +22,10 @@ public interface NodeConfig {
         return name().or(() -> Optional.ofNullable(System.getenv("NODE_NAME"))).orElse("").strip();
     }
 
-    /** The audience a pod's projected service account token must have. */
+    /**
+     * The audience a pod's projected service account token must have: itself for the pod's view, or followed by
+     * {@code /<container>} for that container's ({@code ViewAudience}).
+     */
     @WithDefault("dra-metadata-sidecar")
     String audience();
 

@@ -11,7 +11,8 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Node mode: turns a request's token and peer address into the calling pod's {@link PodView}, or a {@link Refusal}.
+ * Node mode: turns a request's token and peer address into the caller's {@link PodView} (the pod's, or the
+ * container's its token's audience names: {@link ViewAudience}), or a {@link Refusal}.
  * The token is verified ({@link PodTokens}); its pod must be on this node with the UID the token is bound to
  * ({@link NodePods}), must not share the node's network ({@code hostNetwork}), and the connection must come from
  * that pod's own address. With the issuer's keys held and the pod known from the watch, nothing is asked of the API
@@ -60,8 +61,10 @@ public final class PodCallers implements AutoCloseable {
             return pod(bound, false).thenCompose(pod -> {
                 boolean stale = !pod.unmapped().isEmpty() || !hasAddress(pod, peer);
                 return stale && spaced(pod.uid()) ? fresh(bound, pod) : CompletableFuture.completedFuture(pod);
-            }).thenCompose(pod -> addressed(bound, pod, System.nanoTime() + ADDRESS_WAIT_NANOS));
-        }).thenCompose(pod -> {
+            }).thenCompose(pod -> addressed(bound, pod, System.nanoTime() + ADDRESS_WAIT_NANOS))
+                    .thenApply(pod -> new Bound(bound, pod));
+        }).thenCompose(called -> {
+            PodInfo pod = called.pod();
             if (pod.hostNetwork()) {
                 throw new Refusal(Refusal.Reason.PEER_NOT_ALLOWED, "pod " + pod.namespace() + "/" + pod.name()
                         + " uses the node's network (hostNetwork): it cannot be told apart from the node");
@@ -70,17 +73,22 @@ public final class PodCallers implements AutoCloseable {
                 throw new Refusal(Refusal.Reason.PEER_NOT_ALLOWED, "the connection does not come from the address "
                         + "of pod " + pod.namespace() + "/" + pod.name());
             }
-            PodView view = view(pod);
+            String container = called.token().container();
+            if (!container.isEmpty() && pod.container(container) == null) {
+                throw new Refusal(Refusal.Reason.INVALID_TOKEN, "the token's audience names container " + container
+                        + ", which pod " + pod.namespace() + "/" + pod.name() + " does not have");
+            }
+            PodView view = view(pod, container);
             if (view.complete() || !spaced("files/" + pod.uid())) {
                 return CompletableFuture.completedFuture(view);
             }
-            return store.refreshNow().thenApply(refreshed -> view(pod));
+            return store.refreshNow().thenApply(refreshed -> view(pod, container));
         });
     }
 
     /** {@code view} made again from the claims published since, or itself when none were. */
     public PodView current(PodView view) {
-        return view.claims() == store.nodeClaims() ? view : view(view.pod());
+        return view.claims() == store.nodeClaims() ? view : view(view.pod(), view.container());
     }
 
     /** Pods known now, for metrics and tests. */
@@ -143,19 +151,24 @@ public final class PodCallers implements AutoCloseable {
                 + " is not a pod of node " + pods.node() + ": " + why);
     }
 
-    private PodView view(PodInfo pod) {
+    /** The view of {@code container} of {@code pod} ({@code ""}: the pod's), kept until the pod or the claims change. */
+    private PodView view(PodInfo pod, String container) {
         NodeClaims claims = store.nodeClaims();
-        PodView known = views.get(pod.uid());
+        String key = pod.uid() + "/" + container;
+        PodView known = views.get(key);
         if (known != null && known.pod() == pod && known.claims() == claims) {
             return known;
         }
-        PodView view = new PodView(pod, claims);
-        if (views.size() > 4 * Math.max(pods.size(), 110)) {
+        PodView view = new PodView(pod, container, claims);
+        if (views.size() > 8 * Math.max(pods.size(), 110)) {
             views.clear(); // pods gone since: their views are made again if they ask
         }
-        views.put(pod.uid(), view);
+        views.put(key, view);
         return view;
     }
+
+    /** A verified token and the pod it is bound to, as known now. */
+    private record Bound(BoundPod token, PodInfo pod) {}
 
     /** True, and noted, when {@code key} was not looked up again within the last second. */
     private boolean spaced(String key) {

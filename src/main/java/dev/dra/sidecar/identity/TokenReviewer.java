@@ -7,6 +7,7 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HexFormat;
 import java.util.LinkedHashMap;
@@ -15,7 +16,8 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * Checks a pod's token with a TokenReview for the agent's audience and says which pod it is bound to: the fallback of
+ * Checks a pod's token with a TokenReview for the agent's audience (and the container audience the token claims,
+ * {@link ViewAudience}) and says which pod, and which container's view, it is bound to: the fallback of
  * {@link PodTokens} while the service account issuer's keys cannot be had. Each review is answered within
  * {@link NodeConfig#lookupTimeout()} or fails as {@link Refusal.Reason#UNAVAILABLE}. Verdicts
  * (also refusals) are kept briefly, keyed by the token's SHA-256 (the token itself is not kept), at most
@@ -82,7 +84,7 @@ final class TokenReviewer {
 
     private CompletableFuture<BoundPod> ask(String token) {
         Map<String, Object> review = Map.of("apiVersion", "authentication.k8s.io/v1", "kind", "TokenReview",
-                "spec", Map.of("token", token, "audiences", List.of(audience)));
+                "spec", Map.of("token", token, "audiences", ViewAudience.agents(audience, claimedAudiences(token))));
         return api.post("/apis/authentication.k8s.io/v1/tokenreviews", review, timeout).handle((answer, failure) -> {
             if (failure != null) {
                 throw new Refusal(Refusal.Reason.UNAVAILABLE, "the token cannot be checked now: "
@@ -94,13 +96,13 @@ final class TokenReviewer {
 
     private BoundPod bound(JsonNode status) {
         if (!status.path("authenticated").asBoolean(false)) {
-            throw new Refusal(Refusal.Reason.INVALID_TOKEN, "the token is not valid for audience " + audience
+            throw new Refusal(Refusal.Reason.INVALID_TOKEN, "the token is not valid for " + ViewAudience.describe(audience)
                     + (status.path("error").asText("").isEmpty() ? "" : ": " + status.path("error").asText()));
         }
-        boolean forAudience = false;
-        for (JsonNode granted : status.path("audiences")) {
-            forAudience |= audience.equals(granted.asText());
-        }
+        List<String> granted = new ArrayList<>();
+        status.path("audiences").forEach(each -> granted.add(each.asText()));
+        String container = ViewAudience.container(audience, granted);
+        boolean forAudience = container != null;
         JsonNode user = status.path("user");
         String username = user.path("username").asText("");
         String podName = user.path("extra").path(POD_NAME).path(0).asText("");
@@ -110,9 +112,22 @@ final class TokenReviewer {
         if (!forAudience || account.length != 2 || podName.isEmpty() || podUid.isEmpty()) {
             throw new Refusal(Refusal.Reason.INVALID_TOKEN, forAudience
                     ? "the token is not a service account token bound to a pod (a projected token of the pod is)"
-                    : "the token is not for audience " + audience);
+                    : "the token is not for " + ViewAudience.describe(audience));
         }
-        return new BoundPod(account[0], podName, podUid, user.path("extra").path(NODE_NAME).path(0).asText(""));
+        return new BoundPod(account[0], podName, podUid, user.path("extra").path(NODE_NAME).path(0).asText(""),
+                container);
+    }
+
+    /**
+     * The audiences the token's payload claims (read only to ask the review for the container's audience it names,
+     * which the review then confirms or not); none when it is no JWT.
+     */
+    private static List<String> claimedAudiences(String token) {
+        try {
+            return TokenVerifier.audiences(Jwt.parse(token).claims().path("aud"));
+        } catch (Refusal notAJwt) {
+            return List.of();
+        }
     }
 
     /** How long until the token's {@code exp}, as its payload says (read only to bound the cache, not trusted). */

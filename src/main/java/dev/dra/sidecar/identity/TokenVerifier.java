@@ -10,7 +10,8 @@ import java.util.stream.StreamSupport;
 /**
  * Verifies a pod's projected service account token here, as the API server's authenticator does, without asking it:
  * the signature (RS256, ES256, ES384 or ES512, by a key of the issuer's that its {@code kid} names), the issuer
- * ({@code iss} is the discovery document's {@code issuer}), the audience ({@code aud} holds the agent's), the times
+ * ({@code iss} is the discovery document's {@code issuer}), the audience ({@code aud} holds the agent's or one of its
+ * containers', {@link ViewAudience}), the times
  * ({@code exp} is required; {@code exp}, {@code nbf} and {@code iat} are allowed {@link #CLOCK_SKEW} of difference
  * between this node's clock and the API server's, the API server's own leeway), and that the token is bound to a
  * pod: its {@code kubernetes.io} claim names the namespace, the pod's name and UID, and {@code sub} is a service
@@ -58,8 +59,9 @@ final class TokenVerifier {
         if (!keys.issuer().equals(claims.path("iss").asText(""))) {
             throw Jwt.invalid("its issuer is not " + keys.issuer());
         }
-        if (!audiences(claims.path("aud")).contains(audience)) {
-            throw Jwt.invalid("it is not for audience " + audience);
+        String container = ViewAudience.container(audience, audiences(claims.path("aud")));
+        if (container == null) {
+            throw Jwt.invalid("it is not for " + ViewAudience.describe(audience));
         }
         times(claims);
         JsonNode bound = claims.path("kubernetes.io");
@@ -71,7 +73,7 @@ final class TokenVerifier {
             throw new Refusal(Refusal.Reason.INVALID_TOKEN,
                     "the token is not a service account token bound to a pod (a projected token of the pod is)");
         }
-        return new BoundPod(namespace, podName, podUid, bound.path("node").path("name").asText(""));
+        return new BoundPod(namespace, podName, podUid, bound.path("node").path("name").asText(""), container);
     }
 
     private void times(JsonNode claims) {
@@ -93,7 +95,7 @@ final class TokenVerifier {
         }
     }
 
-    private static List<String> audiences(JsonNode aud) {
+    static List<String> audiences(JsonNode aud) {
         if (aud.isTextual()) {
             return List.of(aud.asText());
         }

@@ -1,5 +1,6 @@
 package dev.dra.sidecar.identity;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.sun.net.httpserver.HttpExchange;
 import com.sun.net.httpserver.HttpServer;
@@ -11,6 +12,7 @@ import java.net.InetSocketAddress;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
@@ -20,7 +22,8 @@ import java.util.concurrent.atomic.AtomicInteger;
 /**
  * A stand-in API server on the loopback address for what node mode asks about tokens: the issuer's discovery
  * document and key set (each answered with a status the test sets), and TokenReviews, which it answers as
- * authenticated for pod {@code ns/reviewed}; it counts the requests to each path.
+ * authenticated for pod {@code ns/reviewed}, for the review's audiences that the token claims; it counts the requests
+ * to each path.
  */
 final class FakeIssuer implements AutoCloseable {
 
@@ -58,7 +61,7 @@ final class FakeIssuer implements AutoCloseable {
     private void answer(HttpExchange exchange) throws IOException {
         String path = exchange.getRequestURI().getPath();
         requests.computeIfAbsent(path, p -> new AtomicInteger()).incrementAndGet();
-        exchange.getRequestBody().readAllBytes();
+        byte[] request = exchange.getRequestBody().readAllBytes();
         int status;
         Object body;
         switch (path) {
@@ -72,7 +75,7 @@ final class FakeIssuer implements AutoCloseable {
             }
             case "/apis/authentication.k8s.io/v1/tokenreviews" -> {
                 status = 201;
-                body = Map.of("status", Map.of("authenticated", true, "audiences", List.of(TokenVerifierTest.AUDIENCE),
+                body = Map.of("status", Map.of("authenticated", true, "audiences", granted(request),
                         "user", Map.of("username", "system:serviceaccount:ns:app", "extra", Map.of(
                                 "authentication.kubernetes.io/pod-name", List.of("reviewed"),
                                 "authentication.kubernetes.io/pod-uid", List.of("uid-r")))));
@@ -87,6 +90,22 @@ final class FakeIssuer implements AutoCloseable {
         try (OutputStream out = exchange.getResponseBody()) {
             out.write(bytes);
         }
+    }
+
+    /**
+     * The audiences a review grants, as the API server grants them: those of the review's {@code spec.audiences} that
+     * the token's {@code aud} holds.
+     */
+    private static List<String> granted(byte[] review) throws IOException {
+        JsonNode spec = JSON.readTree(review).path("spec");
+        List<String> claimed = TokenVerifier.audiences(Jwt.parse(spec.path("token").asText()).claims().path("aud"));
+        List<String> granted = new ArrayList<>();
+        spec.path("audiences").forEach(audience -> {
+            if (claimed.contains(audience.asText())) {
+                granted.add(audience.asText());
+            }
+        });
+        return granted;
     }
 
     @Override

@@ -13,6 +13,7 @@ import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.Optional;
@@ -31,7 +32,7 @@ import org.junit.jupiter.api.io.TempDir;
 class PodTokensTest {
 
     private static final Duration WAIT = Duration.ofSeconds(10);
-    private static final BoundPod READER = new BoundPod("ns", "reader", "uid-1", "node-a");
+    private static final BoundPod READER = new BoundPod("ns", "reader", "uid-1", "node-a", "");
 
     @TempDir
     Path dir;
@@ -126,8 +127,13 @@ class PodTokensTest {
         IssuerKeys keys = started();
         Eventually.awaitTrue(WAIT, "the first fetch is refused", () -> server.requests(IssuerKeys.DISCOVERY) == 1);
         assertNull(keys.held());
-        assertEquals(new BoundPod("ns", "reviewed", "uid-r", ""), pod(claimsToken(issuer, "k1")));
+        assertEquals(new BoundPod("ns", "reviewed", "uid-r", "", ""), pod(claimsToken(issuer, "k1")));
         assertEquals(1, server.requests("/apis/authentication.k8s.io/v1/tokenreviews"));
+        // a container's token: the review is asked for its audience too, and grants the container's view
+        Map<String, Object> containers = TokenVerifierTest.claims(Instant.now());
+        containers.put("aud", List.of(TokenVerifierTest.AUDIENCE + "/app"));
+        assertEquals(new BoundPod("ns", "reviewed", "uid-r", "", "app"), pod(issuer.sign("k1", containers)));
+        assertEquals(2, server.requests("/apis/authentication.k8s.io/v1/tokenreviews"));
         assertEquals(0, server.requests(IssuerKeys.JWKS));
 
         // the keys come: from the next retry on, tokens are verified here
@@ -136,7 +142,7 @@ class PodTokensTest {
         Eventually.awaitTrue(Duration.ofSeconds(IssuerKeys.RETRY.toSeconds() + 10), "the keys are fetched again",
                 () -> keys.held() != null);
         assertEquals(READER, pod(claimsToken(issuer, "k1")));
-        assertEquals(1, server.requests("/apis/authentication.k8s.io/v1/tokenreviews"));
+        assertEquals(2, server.requests("/apis/authentication.k8s.io/v1/tokenreviews"));
     }
 
     @Test

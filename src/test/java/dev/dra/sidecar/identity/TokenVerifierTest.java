@@ -76,10 +76,10 @@ class TokenVerifierTest {
 
     @Test
     void aProjectedTokenSignedByAnIssuerKeySaysItsPodRs256AndEs256() {
-        BoundPod pod = new BoundPod("ns", "reader", "uid-1", "node-a");
+        BoundPod pod = new BoundPod("ns", "reader", "uid-1", "node-a", "");
         assertEquals(pod, verify(rsa.sign("rsa-1", claims(NOW))));
         assertEquals(pod, verify(ec.sign("ec-1", claims(NOW))));
-        assertEquals(new BoundPod("ns", "reader", "uid-1", ""), verify(rsa.sign("rsa-1", claims(c -> {
+        assertEquals(new BoundPod("ns", "reader", "uid-1", "", ""), verify(rsa.sign("rsa-1", claims(c -> {
             c.put("aud", AUDIENCE); // a single audience may be a string
             c.put("kubernetes.io", Map.of("namespace", "ns", "pod", Map.of("name", "reader", "uid", "uid-1")));
         }))), "a token minted before the pod had a node names none");
@@ -116,6 +116,18 @@ class TokenVerifierTest {
         refused(rsa.sign("rsa-1", claims(c -> c.put("aud", List.of("https://kubernetes.default.svc")))),
                 "audience " + AUDIENCE);
         refused(rsa.sign("rsa-1", claims(c -> c.remove("aud"))), "audience");
+        refused(rsa.sign("rsa-1", claims(c -> c.put("aud", List.of(AUDIENCE + "/")))), "audience");
+        refused(rsa.sign("rsa-1", claims(c -> c.put("aud", List.of(AUDIENCE + "-other/app")))), "audience");
+    }
+
+    @Test
+    void aContainersAudienceNamesTheContainerAndWinsOverTheAgentsOwn() {
+        assertEquals(new BoundPod("ns", "reader", "uid-1", "node-a", "app"),
+                verify(rsa.sign("rsa-1", claims(c -> c.put("aud", AUDIENCE + "/app")))));
+        assertEquals("app", verify(rsa.sign("rsa-1", claims(c -> c.put("aud",
+                List.of("https://kubernetes.default.svc", AUDIENCE, AUDIENCE + "/app"))))).container());
+        assertEquals("", verify(rsa.sign("rsa-1", claims(c -> c.put("aud",
+                List.of("https://kubernetes.default.svc", AUDIENCE))))).container(), "the pod's view");
     }
 
     @Test

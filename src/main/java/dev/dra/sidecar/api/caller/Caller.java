@@ -90,8 +90,8 @@ public interface Caller {
             @Override
             public PodInfo.ExtendedResource extended(String container, String resource) {
                 Optional<PodInfo.ExtendedResource> found = view.extended(container, resource);
-                return found.orElseThrow(() -> new ApiException(ProblemType.NOT_OWN_CLAIM, "pod "
-                        + view.pod().namespace() + "/" + view.pod().name() + " has no extended resource "
+                return found.orElseThrow(() -> new ApiException(ProblemType.NOT_OWN_CLAIM, view.caller()
+                        + " has no extended resource "
                         + PathNames.quote(resource) + " in container " + PathNames.quote(container)));
             }
         };

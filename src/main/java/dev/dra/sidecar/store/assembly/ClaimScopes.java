@@ -15,6 +15,7 @@ import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -68,6 +69,14 @@ public final class ClaimScopes {
 
     private static boolean isEmpty(String value) {
         return value == null || value.isEmpty();
+    }
+
+    /**
+     * {@code claim} as a container that lists only {@code requests} of it sees it: those requests only, and its body
+     * made of them; {@code null} when it has none of them yet.
+     */
+    public static ClaimEntry restricted(ClaimEntry claim, Set<String> requests) {
+        return SnapshotBuilder.restricted(claim, requests);
     }
 
     /**

@@ -29,6 +29,7 @@ import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 
@@ -175,6 +176,20 @@ public final class SnapshotBuilder {
      * The claim's {@link ClaimView}, encoded when asked for from the merged bodies its requests hold: the same bytes
      * as encoding the view, since each merged body is that request's encoding.
      */
+    /**
+     * {@code claim} with only those of its requests named in {@code requests}, its claim body made of them; {@code null}
+     * when it has none of them.
+     */
+    static ClaimEntry restricted(ClaimEntry claim, Set<String> requests) {
+        SortedMap<String, RequestEntry> kept = new TreeMap<>(claim.requests());
+        kept.keySet().retainAll(requests);
+        if (kept.isEmpty()) {
+            return null;
+        }
+        return new ClaimEntry(claim.name(), Collections.unmodifiableSortedMap(kept),
+                claimView(claim.name(), List.copyOf(kept.values())));
+    }
+
     private static Served claimView(String claim, List<RequestEntry> requests) {
         List<Served.Available> merged = new ArrayList<>();
         List<String> staleReasons = new ArrayList<>();
