@@ -13,6 +13,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.Helm;
 import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.ContainerBuilder;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.NamespaceBuilder;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -51,6 +52,16 @@ class HelmChartInstallIT {
         Pod pod = pod(name, List.of(direct("gpu", "gpu-claim"), template("my-gpu", "gpu-template")),
                 List.of(app("setup", "gpu")), List.of(app("trainer", "gpu", "my-gpu/gpu")));
         return new PodBuilder(pod).editMetadata().addToLabels(Injection.OPT_IN, "true").endMetadata().build();
+    }
+
+    /**
+     * {@link #optedIn} with what node mode tells apart: a container that lists nothing and one that asks for an
+     * extended resource only.
+     */
+    private static Pod nodeModeOptedIn(String name) {
+        Container extended = new ContainerBuilder(app("exporter")).editResources()
+                .withLimits(Map.of("example.com/gpu", new Quantity("1"))).endResources().build();
+        return new PodBuilder(optedIn(name)).editSpec().addToContainers(app("logger"), extended).endSpec().build();
     }
 
     /**
@@ -147,7 +158,8 @@ class HelmChartInstallIT {
 
     /**
      * {@code mode=node} installs what deploy/kubernetes/node holds, in a release namespace that allows Privileged
-     * (the docs' {@code kubectl label}), and an opted-in pod gets from it what the Kustomize node mode gives; the
+     * (the docs' {@code kubectl label}), and an opted-in pod gets from it what the Kustomize node mode gives (a token
+     * for each container that lists a claim or an extended resource, nothing for one that lists nothing); the
      * uninstall leaves nothing.
      */
     @Test
@@ -157,9 +169,12 @@ class HelmChartInstallIT {
         Kustomization kustomize = Kustomization.nodeMode(API);
         kustomize.apply();
         Pod byKustomize = awaitNodeInjection(apps, "by-kustomize");
+        assertEquals(List.of("dra-metadata-token-0", "dra-metadata-token-2", "dra-metadata-token-init-0"),
+                tokenVolumes(byKustomize), "a token for each container that lists a claim or an extended resource");
+        assertEquals(List.of(), byKustomize.getSpec().getContainers().get(1).getEnv(), "nothing for the logger");
         kustomize.remove();
         Eventually.await(Duration.ofSeconds(30), () -> tokenVolumes(API.client().pods().inNamespace(apps)
-                .resource(optedIn("probe")).dryRun().create()), n -> n == 0, "the Kustomize node mode gone");
+                .resource(nodeModeOptedIn("probe")).dryRun().create()), List::isEmpty, "the Kustomize node mode gone");
 
         releaseNamespace = "helm-node-agent";
         API.client().resource(new NamespaceBuilder().withNewMetadata()
@@ -207,16 +222,19 @@ class HelmChartInstallIT {
                 .getAllowed();
     }
 
-    /** Creates an opted-in pod with a claim once the node-mode injection gives it the agent's token. */
+    /** Creates {@link #nodeModeOptedIn} once the node-mode injection gives it the agent's tokens. */
     private static Pod awaitNodeInjection(String apps, String name) {
         Eventually.await(Duration.ofSeconds(30), () -> tokenVolumes(API.client().pods().inNamespace(apps)
-                .resource(optedIn("probe")).dryRun().create()), n -> n == 1, "the node-mode injection enforced");
+                .resource(nodeModeOptedIn("probe")).dryRun().create()), v -> !v.isEmpty(),
+                "the node-mode injection enforced");
         API.warnings();
-        return create(apps, optedIn(name));
+        return create(apps, nodeModeOptedIn(name));
     }
 
-    private static long tokenVolumes(Pod pod) {
-        return pod.getSpec().getVolumes().stream().filter(v -> v.getName().equals("dra-metadata-token")).count();
+    /** The names of the volumes node mode's injection added. */
+    private static List<String> tokenVolumes(Pod pod) {
+        return pod.getSpec().getVolumes().stream().map(v -> v.getName()).filter(n -> n.startsWith("dra-metadata-token"))
+                .toList();
     }
 
     private void assertUninstalled(Helm helm, List<HasMetadata> installed, Set<String> kinds) throws Exception {

@@ -28,6 +28,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.TreeSet;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -35,9 +36,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * Node mode's manifests (deploy/kubernetes/node) on a real API server: admitted with no warning, the agent's pod
- * needs exactly what the docs say of Privileged and nothing else Restricted refuses, and the injection gives an
- * opted-in pod with claims or extended resources the token and the URL, in every container, and nothing else. In
- * sidecar mode, an opted-in pod with extended resources is created with a warning that points to node mode.
+ * needs exactly what the docs say of Privileged and nothing else Restricted refuses, and the injection gives each
+ * container and init container of an opted-in pod that lists a claim or requests an extended resource a token of its
+ * own (audience {@code dra-metadata-sidecar/<container>}), its mount and the URL, the other containers nothing, and
+ * adds nothing else. In sidecar mode, an opted-in pod with extended resources is created with a warning that points
+ * to node mode.
  */
 class NodeModeAdmissionIT {
 
@@ -45,7 +48,9 @@ class NodeModeAdmissionIT {
     static final KubeApiServerExtension API = new KubeApiServerExtension();
 
     private static final Kustomization NODE_MODE = Kustomization.nodeMode(API);
+    /** What every volume the injection adds is named after; no-token-yet looks for it. */
     private static final String TOKEN_VOLUME = "dra-metadata-token";
+    private static final String TOKEN_DIR = "/var/run/secrets/dra-metadata";
     private static final String GPU = "example.com/gpu";
     private static String apps;
 
@@ -59,8 +64,8 @@ class NodeModeAdmissionIT {
         sidecar.awaitNotEnforced();
         NODE_MODE.apply();
         apps = API.restrictedNamespace("node-apps", Map.of());
-        Eventually.await(Duration.ofSeconds(30), () -> tokenVolume(dryRun(apps, optedIn(claimed("probe")))),
-                v -> v != null, "the node-mode injection enforced");
+        Eventually.await(Duration.ofSeconds(30), () -> tokenVolumes(dryRun(apps, optedIn(claimed("probe")))),
+                v -> !v.isEmpty(), "the node-mode injection enforced");
         API.warnings();
     }
 
@@ -95,33 +100,58 @@ class NodeModeAdmissionIT {
         return created;
     }
 
-    private static Volume tokenVolume(Pod pod) {
-        return pod.getSpec().getVolumes().stream().filter(v -> v.getName().equals(TOKEN_VOLUME)).findFirst().orElse(null);
+    /** The volumes the injection added, in the pod's order. */
+    private static List<Volume> tokenVolumes(Pod pod) {
+        return pod.getSpec().getVolumes().stream().filter(v -> v.getName().startsWith(TOKEN_VOLUME)).toList();
     }
 
-    private static void assertInjected(Pod created) {
-        Volume volume = tokenVolume(created);
-        assertNotNull(volume, "the token volume");
-        var token = volume.getProjected().getSources().get(0).getServiceAccountToken();
-        assertEquals("dra-metadata-sidecar", token.getAudience());
-        assertEquals("token", token.getPath());
-        assertEquals(3600L, token.getExpirationSeconds());
-        List<Container> containers = new ArrayList<>(created.getSpec().getInitContainers());
-        containers.addAll(created.getSpec().getContainers());
-        for (Container container : containers) {
-            VolumeMount mount = container.getVolumeMounts().stream().filter(m -> m.getName().equals(TOKEN_VOLUME))
-                    .findFirst().orElseThrow(() -> new AssertionError("no token mount in " + container.getName()));
-            assertEquals("/var/run/secrets/dra-metadata", mount.getMountPath());
-            assertTrue(mount.getReadOnly(), container.getName());
-            EnvVar host = env(container, "DRA_METADATA_HOST");
-            assertEquals("status.hostIP", host.getValueFrom().getFieldRef().getFieldPath(), container.getName());
-            assertEquals("http://$(DRA_METADATA_HOST):8089", env(container, "DRA_METADATA_URL").getValue());
+    /** The init containers, then the containers. */
+    private static List<Container> allContainers(Pod pod) {
+        List<Container> containers = new ArrayList<>(pod.getSpec().getInitContainers());
+        containers.addAll(pod.getSpec().getContainers());
+        return containers;
+    }
+
+    /**
+     * The injection gave each container named in {@code volumes} (container name to the name of its token volume)
+     * that volume, with a token for {@code dra-metadata-sidecar/<container>}, mounted read-only at the token's
+     * directory in that container only, and the agent's address; every other container got nothing; no container
+     * was added, and no volume but those.
+     */
+    private static void assertInjected(Pod created, Map<String, String> volumes) {
+        assertEquals(new TreeSet<>(volumes.values()), new TreeSet<>(tokenVolumes(created).stream().map(Volume::getName)
+                .toList()), "one token volume per listing container");
+        for (Container container : allContainers(created)) {
+            String name = container.getName();
+            List<VolumeMount> mounts = container.getVolumeMounts().stream().filter(m -> m.getName().startsWith(
+                    TOKEN_VOLUME) || m.getMountPath().startsWith(TOKEN_DIR)).toList();
             List<String> names = container.getEnv().stream().map(EnvVar::getName).toList();
+            String volumeName = volumes.get(name);
+            if (volumeName == null) {
+                assertEquals(List.of(), mounts, "no token mount in " + name + ", which lists nothing");
+                assertEquals(List.of(), names.stream().filter(n -> n.startsWith("DRA_METADATA_")).toList(), name);
+                continue;
+            }
+            Volume volume = tokenVolumes(created).stream().filter(v -> v.getName().equals(volumeName)).findFirst()
+                    .orElseThrow();
+            assertEquals(1, volume.getProjected().getSources().size(), volumeName);
+            var token = volume.getProjected().getSources().get(0).getServiceAccountToken();
+            assertEquals("dra-metadata-sidecar/" + name, token.getAudience(), volumeName);
+            assertEquals("token", token.getPath());
+            assertEquals(3600L, token.getExpirationSeconds());
+            assertEquals(1, mounts.size(), "one token mount in " + name + ": " + mounts);
+            assertEquals(volumeName, mounts.get(0).getName(), "the token of " + name + " its own");
+            assertEquals(TOKEN_DIR, mounts.get(0).getMountPath());
+            assertTrue(mounts.get(0).getReadOnly(), name);
+            EnvVar host = env(container, "DRA_METADATA_HOST");
+            assertEquals("status.hostIP", host.getValueFrom().getFieldRef().getFieldPath(), name);
+            assertEquals("http://$(DRA_METADATA_HOST):8089", env(container, "DRA_METADATA_URL").getValue());
+            assertEquals(1, names.stream().filter(n -> n.equals("DRA_METADATA_URL")).count(), name);
             assertTrue(names.indexOf("DRA_METADATA_HOST") < names.indexOf("DRA_METADATA_URL"),
                     "the URL refers to the host defined before it: " + names);
         }
-        assertEquals(List.of(), containers.stream().map(Container::getName).filter(n -> n.equals(Pods.SIDECAR)).toList(),
-                "no container added");
+        assertEquals(List.of(), allContainers(created).stream().map(Container::getName)
+                .filter(n -> n.equals(Pods.SIDECAR)).toList(), "no container added");
     }
 
     private static EnvVar env(Container container, String name) {
@@ -129,13 +159,13 @@ class NodeModeAdmissionIT {
     }
 
     private static void assertNotInjected(Pod submitted, Pod created) {
-        assertNull(tokenVolume(created), "no token volume");
+        assertEquals(List.of(), tokenVolumes(created), "no token volume");
         Injection.assertUnchanged(submitted, created);
-        created.getSpec().getContainers().forEach(c -> assertNull(env(c, "DRA_METADATA_URL"), c.getName()));
+        allContainers(created).forEach(c -> assertNull(env(c, "DRA_METADATA_URL"), c.getName()));
     }
 
     @Test
-    void anOptedInPodWithClaimsGetsTheTokenAndTheUrlInEveryContainerKeepingItsOwn() {
+    void anOptedInPodWithClaimsGetsATokenAndTheUrlInEachContainerKeepingItsOwn() {
         Container setup = new ContainerBuilder(app("setup", "gpu")).addNewEnv().withName("OWN").withValue("1").endEnv()
                 .build();
         Container main = new ContainerBuilder(app("main", "gpu")).addNewVolumeMount().withName("scratch")
@@ -144,24 +174,53 @@ class NodeModeAdmissionIT {
                 .editSpec().addNewVolume().withName("scratch").withNewEmptyDir().endEmptyDir().endVolume().endSpec()
                 .build();
         Pod created = create(apps, optedIn(pod));
-        assertInjected(created);
+        assertInjected(created, Map.of("main", "dra-metadata-token-0", "setup", "dra-metadata-token-init-0"));
         assertEquals("OWN", created.getSpec().getInitContainers().get(0).getEnv().get(0).getName(), "its own env first");
         assertTrue(created.getSpec().getContainers().get(0).getVolumeMounts().stream()
                 .anyMatch(m -> m.getName().equals("scratch")), "its own mount kept");
-        assertEquals(List.of("scratch", TOKEN_VOLUME), created.getSpec().getVolumes().stream().map(Volume::getName)
-                .toList(), "its own volume kept, one added");
+        assertEquals(List.of("scratch", "dra-metadata-token-0", "dra-metadata-token-init-0"), created.getSpec()
+                .getVolumes().stream().map(Volume::getName).toList(), "its own volume kept, one per container added");
     }
 
     /** The opt-in label, not the claims list: a pod whose only device is an extended resource opts in too. */
     @Test
     void anOptedInExtendedResourcePodWithoutClaimsGetsTheTokenAndTheUrl() {
-        assertInjected(create(apps, optedIn(extendedResource("extended"))));
+        assertInjected(create(apps, optedIn(extendedResource("extended"))), Map.of("app", "dra-metadata-token-0"));
     }
 
     @Test
     void aNamespaceOptsInItsPods() {
         String namespace = API.restrictedNamespace("node-opted-in", Map.of(Injection.OPT_IN, "true"));
-        assertInjected(create(namespace, extendedResource("by-namespace")));
+        assertInjected(create(namespace, extendedResource("by-namespace")), Map.of("app", "dra-metadata-token-0"));
+    }
+
+    /**
+     * As Kubernetes mounts a claim's metadata only into the containers that list the claim: two containers listing
+     * different claims and an init container listing one get a token each, for themselves, named by their index; a
+     * container and an init container that list nothing get nothing. A second evaluation of the injected pod (what a
+     * re-invocation does) changes nothing.
+     */
+    @Test
+    void eachContainerThatListsAClaimGetsItsOwnTokenAndTheOthersNothing() {
+        Container logger = new ContainerBuilder(app("logger")).addNewEnv().withName("OWN").withValue("1").endEnv()
+                .build();
+        Pod pod = optedIn(pod("per-container", List.of(direct("gpu", "gpu-claim"), direct("nic", "nic-claim")),
+                List.of(app("prepare"), app("setup", "gpu")),
+                List.of(app("trainer", "gpu"), logger, app("evaluator", "nic"))));
+        Pod created = create(apps, pod);
+        assertInjected(created, Map.of("trainer", "dra-metadata-token-0", "evaluator", "dra-metadata-token-2",
+                "setup", "dra-metadata-token-init-1"));
+        assertEquals(List.of("dra-metadata-token-0", "dra-metadata-token-2", "dra-metadata-token-init-1"),
+                created.getSpec().getVolumes().stream().map(Volume::getName).toList(), "the containers', then the "
+                + "init containers' tokens");
+        assertEquals(List.of("OWN"), created.getSpec().getContainers().get(1).getEnv().stream().map(EnvVar::getName)
+                .toList(), "the logger's own env only");
+
+        Pod again = dryRun(apps, new PodBuilder(created).withNewMetadata().withName("per-container-again")
+                .withLabels(created.getMetadata().getLabels()).endMetadata().withStatus(null).build());
+        assertEquals(created.getSpec().getVolumes(), again.getSpec().getVolumes(), "a second evaluation's volumes");
+        assertEquals(created.getSpec().getInitContainers(), again.getSpec().getInitContainers());
+        assertEquals(created.getSpec().getContainers(), again.getSpec().getContainers());
     }
 
     @Test
@@ -176,6 +235,9 @@ class NodeModeAdmissionIT {
         Pod optedOut = new PodBuilder(optedIn(claimed("opted-out"))).editMetadata()
                 .addToAnnotations(Injection.OPT_IN, "false").endMetadata().build();
         assertNotInjected(optedOut, create(apps, optedOut));
+        Pod unlisted = optedIn(pod("unlisted", List.of(direct("gpu", "gpu-claim")), List.of(app("setup")),
+                List.of(app("app"))));
+        assertNotInjected(unlisted, create(apps, unlisted));
     }
 
     /** The agent refuses hostNetwork pods (peer-not-allowed): the injection gives them nothing to call it with. */

@@ -155,8 +155,8 @@ class AgentRefusalsOnNodeIT {
         NODE.client().serviceAccounts().inNamespace(hostNamespace).withName("default").waitUntilCondition(
                 sa -> sa != null, 30, TimeUnit.SECONDS);
         Pod pod = new PodBuilder(givenToken(NodeAgent.app(NODE, hostNamespace, "host-network", "{}", "", "true"),
-                "token", "dra-metadata-sidecar", "/var/run/secrets/dra-metadata")).editMetadata().withLabels(Map.of())
-                .endMetadata().editSpec().withHostNetwork(true).endSpec().build();
+                NodeAgent.FIRST_TOKEN_VOLUME, NodeAgent.audience(AppPods.APP), "/var/run/secrets/dra-metadata"))
+                .editMetadata().withLabels(Map.of()).endMetadata().editSpec().withHostNetwork(true).endSpec().build();
         Pod running = NODE.pods().awaitAppRunning(NODE.client().resource(pod).create());
         assertEquals("403 peer-not-allowed", refusal(running, withToken(NodeAgent.TOKEN), "\"$DRA_METADATA_URL/claims\""));
     }

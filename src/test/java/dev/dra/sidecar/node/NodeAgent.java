@@ -26,6 +26,8 @@ final class NodeAgent {
 
     static final Path DIR = Path.of("deploy/kubernetes/node");
     static final String TOKEN = "/var/run/secrets/dra-metadata/token";
+    /** The name node mode's injection gives the token volume of a pod's first container (spec.containers[0]). */
+    static final String FIRST_TOKEN_VOLUME = "dra-metadata-token-0";
     private static final Duration READY = Duration.ofSeconds(120);
 
     private final KubeNodeExtension node;
@@ -139,7 +141,9 @@ final class NodeAgent {
 
     /**
      * An app pod (Restricted, the app image, opted in) whose container {@code app} runs {@code script} with sh and
-     * then sleeps; {@code spec} is YAML spliced into the pod's spec (claims, resources).
+     * then sleeps; {@code resources} is the container's resources (YAML flow), {@code claims} YAML spliced into the
+     * pod's spec. The injection gives {@code app} its token ({@link #TOKEN}, audience {@link #audience}) and the
+     * agent's URL only if {@code resources} lists a claim or an extended resource: with {@code {}} it gets nothing.
      */
     static Pod app(KubeNodeExtension node, String namespace, String name, String resources, String claims,
             String script) {
@@ -170,6 +174,11 @@ final class NodeAgent {
                 """.formatted(name, namespace, AppPods.OPT_IN, claims.indent(2).stripTrailing(), node.appImage(),
                 json(script + "\nexec sleep 3600"), resources);
         return (Pod) node.load(yaml).get(0);
+    }
+
+    /** The audience of the token node mode's injection gives {@code container}. */
+    static String audience(String container) {
+        return "dra-metadata-sidecar/" + container;
     }
 
     /** A shell line that asks the agent for {@code route} with the pod's token: the body, then a line break. */
