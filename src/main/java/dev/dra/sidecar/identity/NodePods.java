@@ -58,6 +58,11 @@ public final class NodePods implements AutoCloseable {
         return node;
     }
 
+    /** Whether the watch is open now: a change of a pod known reaches {@link #all} within moments. */
+    boolean watching() {
+        return watch.live();
+    }
+
     /** The pods known now, at most the node's. */
     int size() {
         return pods.size();

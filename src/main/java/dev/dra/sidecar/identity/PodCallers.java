@@ -17,9 +17,10 @@ import java.util.concurrent.TimeUnit;
  * ({@link NodePods}), must not share the node's network ({@code hostNetwork}), and the connection must come from
  * that pod's own address. With the issuer's keys held and the pod known from the watch, nothing is asked of the API
  * server. A pod the agent has not heard of is fetched (within the lookup timeout, else {@code UNAVAILABLE}); one
- * whose claims it does not know all of yet, or whose address does not match, is looked up again then (its pod object
- * from the API server, the CDI specs from disk), at most once a second per pod, so that its first request is
- * answered rather than refused; such a look-up that fails leaves the pod as the watch has it.
+ * whose claims it does not know all of yet, or whose address does not match, is looked up again then (the CDI specs
+ * from disk; its pod object from the API server only while the watch is not open, since an open watch brings any
+ * change at once), at most once a second per pod, so that its first request is answered rather than refused; such a
+ * look-up that fails leaves the pod as the watch has it.
  */
 public final class PodCallers implements AutoCloseable {
 
@@ -60,7 +61,8 @@ public final class PodCallers implements AutoCloseable {
             }
             return pod(bound, false).thenCompose(pod -> {
                 boolean stale = !pod.unmapped().isEmpty() || !hasAddress(pod, peer);
-                return stale && spaced(pod.uid()) ? fresh(bound, pod) : CompletableFuture.completedFuture(pod);
+                return stale && !pods.watching() && spaced(pod.uid()) ? fresh(bound, pod)
+                        : CompletableFuture.completedFuture(pod);
             }).thenCompose(pod -> addressed(bound, pod, System.nanoTime() + ADDRESS_WAIT_NANOS))
                     .thenApply(pod -> new Bound(bound, pod));
         }).thenCompose(called -> {
@@ -132,9 +134,9 @@ public final class PodCallers implements AutoCloseable {
     /**
      * {@code pod} once its status has an address. A container can run, and ask, before its kubelet has reported the
      * pod's address to the API server; such a pod is looked at again every {@value #ADDRESS_POLL_MILLIS} ms (from
-     * the watch, and from the API server at most once a second), until {@code deadlineNanos} (10 s after the request
-     * came; a look-up under way then is waited for, within the lookup timeout), rather than refused for an address it
-     * will have in a moment. A pod with an address is never waited for.
+     * the watch; from the API server at most once a second while the watch is not open), until {@code deadlineNanos}
+     * (10 s after the request came; a look-up under way then is waited for, within the lookup timeout), rather than
+     * refused for an address it will have in a moment. A pod with an address is never waited for.
      */
     private CompletableFuture<PodInfo> addressed(BoundPod bound, PodInfo pod, long deadlineNanos) {
         if (!pod.addresses().isEmpty() || System.nanoTime() - deadlineNanos >= 0) {
@@ -142,7 +144,7 @@ public final class PodCallers implements AutoCloseable {
         }
         return CompletableFuture.runAsync(() -> { },
                 CompletableFuture.delayedExecutor(ADDRESS_POLL_MILLIS, TimeUnit.MILLISECONDS))
-                .thenCompose(waited -> spaced(pod.uid()) ? fresh(bound, pod) : pod(bound, false))
+                .thenCompose(waited -> !pods.watching() && spaced(pod.uid()) ? fresh(bound, pod) : pod(bound, false))
                 .thenCompose(next -> addressed(bound, next, deadlineNanos));
     }
 

@@ -51,6 +51,7 @@ public final class ListWatch implements AutoCloseable {
     private final String description;
     private final Thread thread;
     private volatile boolean running = true;
+    private volatile boolean live;
     private boolean heardEvent;
 
     private ListWatch(KubeApi api, String path, String query, Listener listener, String threadName, Logger log,
@@ -97,6 +98,14 @@ public final class ListWatch implements AutoCloseable {
         return metadata.path("namespace").asText() + "/" + metadata.path("name").asText();
     }
 
+    /**
+     * Whether the collection is being watched now: listed, and its watch open since. While it is, what changes on the
+     * API server reaches the listener within moments, so asking the API server again tells nothing newer.
+     */
+    public boolean live() {
+        return live;
+    }
+
     /** Stops the thread: a list or an event being handed over still is, and nothing after it. */
     @Override
     public void close() {
@@ -116,12 +125,16 @@ public final class ListWatch implements AutoCloseable {
             heardEvent = false;
             try {
                 String version = list();
+                live = true;
                 api.watch(path + "?" + (query.isEmpty() ? "" : query + "&")
                         + "watch=true&allowWatchBookmarks=true&resourceVersion=" + version, this::event);
+                live = false;
                 failures = 0;
             } catch (InterruptedException e) {
+                live = false;
                 return;
             } catch (Exception e) {
+                live = false;
                 if (!running) {
                     return;
                 }

@@ -60,6 +60,13 @@ final class ClusterPods {
                         .withPhase("Running").withPodIP(ip).withPodIPs(new PodIP(ip))).build()).build());
     }
 
+    /** Gives {@code pod} the address {@code ip} in its status, as its kubelet reports it once the pod has one. */
+    void address(Pod pod, String ip) {
+        client.pods().inNamespace(pod.getMetadata().getNamespace()).withName(pod.getMetadata().getName())
+                .editStatus(current -> new PodBuilder(current).editStatus().withPodIP(ip).withPodIPs(new PodIP(ip))
+                        .endStatus().build());
+    }
+
     /** {@link #start(String, Pod, String, UnaryOperator)} with nothing but the address. */
     Pod start(String namespace, Pod pod, String ip) {
         return start(namespace, pod, ip, UnaryOperator.identity());

@@ -11,6 +11,7 @@ import static org.hamcrest.Matchers.contains;
 import static org.hamcrest.Matchers.containsString;
 import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.snapshot.ClaimKind;
 import dev.dra.sidecar.testsupport.Eventually;
@@ -149,6 +150,29 @@ class NodeModeApiIT {
                 "gpu", "late");
         as(pods.token(late)).get("/claims/late-claim/gpu").then().statusCode(200)
                 .body(equalTo(SidecarBodies.request(file)));
+    }
+
+    /**
+     * A pod whose kubelet has not reported its address yet: with the agent's watch open, its request waits on the watch
+     * and asks the API server nothing (at most the one fetch of a pod the watch had not brought when it asked); it is
+     * refused after the 10 s wait when no address comes, and answered once one has.
+     */
+    @Test
+    void aPodWithoutAnAddressYetWaitsOnTheWatchAndAsksTheApiServerNothing() {
+        ClusterPods pods = cluster.pods();
+        String namespace = pods.namespace("unaddressed");
+        Pod pod = pods.start(namespace, withClaims("unaddressed", direct("gpu", "unaddressed-claim")), LOOPBACK,
+                status -> status.withPodIP(null).withPodIPs(List.of()));
+        CdiClaims.Prepared file = cluster.cdi().prepare(namespace, ClaimKind.CLAIM, "unaddressed-claim",
+                "unaddressed-claim", "gpu", "unaddressed");
+        String token = pods.token(pod);
+        long before = AgentCalls.of(metrics).of("get", "pods");
+        problem(as(token).get("/claims/unaddressed-claim/gpu"), 403, "peer-not-allowed");
+        pods.address(pod, LOOPBACK);
+        Eventually.await(WATCH, () -> as(token).get("/claims/unaddressed-claim/gpu"), r -> r.statusCode() == 200,
+                "answered once its address is reported").then().body(equalTo(SidecarBodies.request(file)));
+        long asked = AgentCalls.of(metrics).of("get", "pods") - before;
+        assertTrue(asked <= 1, "pods fetched while the watch was open: " + asked);
     }
 
     @Test
