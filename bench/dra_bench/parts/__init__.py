@@ -10,6 +10,6 @@ A part is a module of this package with:
 """
 import importlib
 
-PART_NAMES = ("throughput", "propagation", "footprint", "scale", "image", "pod_start", "soak", "node_mode")
+PART_NAMES = ("throughput", "propagation", "footprint", "scale", "image", "pod_start", "soak", "node_mode", "full_node")
 
 PARTS = [importlib.import_module(f"{__name__}.{name}") for name in PART_NAMES]
