@@ -13,6 +13,7 @@ import java.nio.file.StandardCopyOption;
 import java.nio.file.attribute.PosixFilePermission;
 import java.nio.file.attribute.PosixFilePermissions;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -33,7 +34,8 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * through the agent, with the very first line of the app (the first-ask race: the agent may not have heard of the
  * pod yet), equal to what the Go reader decodes from the driver's file on the host. A replacement by rename on the
  * host is served (nothing is detached in node mode), once the agent's pod is replaced the pods are answered
- * again, and a file the agent may not reach is reported unreadable, not passed over.
+ * again, a file the agent may not reach is reported unreadable, not passed over, and after a SIGKILL of the agent the
+ * kubelet restarts it in its pod (the gap an app asking in a loop sees is reported).
  */
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
 class AgentOnNodeIT {
@@ -203,5 +205,48 @@ class AgentOnNodeIT {
             }
         }, body -> body.contains("\"attributes\""), "the file served once the agent may read it");
         assertEquals(goDecode(pod, false), NODE.goReader().asGoSeesIt(served), "the file, as Go decodes it");
+    }
+    /**
+     * The agent's JVM killed (SIGKILL) while an app asks every 100 ms on a new connection, without retrying: the kubelet
+     * restarts the container in the same pod, and the app is answered again. What the app saw is reported: the longest
+     * gap between two answers and the requests that failed in it (each a connection refused while nothing listened).
+     */
+    @Test
+    @Order(5)
+    void aKilledAgentIsRestartedInItsPodAndTheAppIsAnsweredAgain() throws Exception {
+        String namespace = PODS_BY_NAMESPACE.keySet().iterator().next();
+        Pod looping = NODE.pods().awaitAppRunning(NODE.client().resource(NodeAgent.app(NODE, namespace, "looping",
+                "{claims: [{name: gpu}]}", "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]",
+                "while true; do curl -s -o /dev/null --max-time 2 -w '%{http_code}\\n' -H \"Authorization: Bearer $(cat "
+                        + NodeAgent.TOKEN + ")\" \"$DRA_METADATA_URL/claims/gpu-claim/gpu\"; sleep 0.1; done")).create());
+        Eventually.await(PROPAGATION, () -> NODE.pods().log(looping, AppPods.APP),
+                lines -> lines.stream().filter(l -> l.text().equals("200")).count() >= 5, "the app answered");
+        Pod pod = agent.pod();
+        int restarts = AppPods.status(pod, "agent").getRestartCount();
+        long pid = NODE.pods().hostPid(AppPods.status(pod, "agent").getContainerID().replaceFirst("^containerd://", ""));
+        Instant killed = Instant.now();
+        ProcessHandle.of(pid).orElseThrow().destroyForcibly();
+        Eventually.await(Duration.ofSeconds(90), () -> NODE.pods().get(pod),
+                p -> AppPods.status(p, "agent").getRestartCount() > restarts && AppPods.ready(p),
+                "the agent's container restarted in its pod, and ready");
+        List<TimedLine> lines = Eventually.await(PROPAGATION, () -> NODE.pods().log(looping, AppPods.APP),
+                log -> log.stream().anyMatch(l -> l.time().isAfter(killed) && l.text().equals("200")),
+                "the app answered after the kill");
+        Instant lastBefore = null;
+        Instant firstAfter = null;
+        int failed = 0;
+        for (TimedLine line : lines) {
+            boolean answered = line.text().equals("200");
+            if (line.time().isBefore(killed)) {
+                lastBefore = answered ? line.time() : lastBefore;
+            } else if (answered && firstAfter == null) {
+                firstAfter = line.time();
+            } else if (!answered && firstAfter == null) {
+                failed++;
+            }
+        }
+        System.err.printf("[node] agent killed (SIGKILL): restarted in its pod; the app's gap between answers %d ms, "
+                + "%d requests failed in it%n", Duration.between(lastBefore, firstAfter).toMillis(), failed);
+        assertEquals(restarts + 1, AppPods.status(agent.pod(), "agent").getRestartCount(), "restarted once");
     }
 }
