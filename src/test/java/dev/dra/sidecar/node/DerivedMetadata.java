@@ -39,6 +39,8 @@ final class DerivedMetadata {
 
     static final String DRIVER = KubeNode.ATTRIBUTE_DRIVER;
     static final Duration CHANGE = Duration.ofSeconds(30);
+    /** The client of {@link #waitingLongPolls}: one for every read, so that they share its connection. */
+    private static final HttpClient SCRAPES = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
     private static final ResourceDefinitionContext CLAIMS = new ResourceDefinitionContext.Builder()
             .withGroup("resource.k8s.io").withVersion("v1").withKind("ResourceClaim").withPlural("resourceclaims")
             .withNamespaced(true).build();
@@ -218,10 +220,15 @@ final class DerivedMetadata {
         claims.resource(current).updateStatus();
     }
 
-    /** The long polls waiting now in a service, from its metrics at {@code metrics} ({@code dra_long_poll_waiters}). */
+    /**
+     * The long polls waiting now in a service, from its metrics at {@code metrics} ({@code dra_long_poll_waiters}),
+     * read as Prometheus scrapes them: HTTP/1.1, over the one connection {@link #SCRAPES} keeps. A new client for
+     * each read, polled every few milliseconds, held a new connection each until the management interface's limit
+     * on connections refused the next.
+     */
     static long waitingLongPolls(URI metrics) {
         try {
-            String text = HttpClient.newHttpClient().send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5))
+            String text = SCRAPES.send(HttpRequest.newBuilder(metrics).timeout(Duration.ofSeconds(5))
                     .build(), HttpResponse.BodyHandlers.ofString()).body();
             return text.lines().filter(l -> l.startsWith("dra_long_poll_waiters ")).mapToLong(l -> (long) Double
                     .parseDouble(l.substring(l.lastIndexOf(' ') + 1))).findFirst().orElse(-1);
