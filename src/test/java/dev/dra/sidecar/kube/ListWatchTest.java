@@ -103,12 +103,7 @@ class ListWatchTest {
                 + "{\"resourceVersion\":\"9\"}}}", event("MODIFIED", "a", "1"), event("DELETED", "b", "2")));
         watches.add(List.of("{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\",\"message\":\"too old resource "
                 + "version\"}}"));
-        Path token = Files.writeString(dir.resolve("token"), "t0ken\n");
-        Path ca = Files.writeString(dir.resolve("ca.crt"), "");
-        KubeApi api = new KubeApi(URI.create("http://127.0.0.1:" + server.getAddress().getPort()), token, ca);
-
-        ListWatch watch = ListWatch.start(api, "/api/v1/pods", ListWatch.fieldSelector("spec.nodeName=n1"),
-                new Noting(), "list-watch-test", Logger.getLogger(LOGGER), "the pods of node n1");
+        ListWatch watch = startWatch(dir);
         try {
             assertEquals(LIST, next(requests).uri());
             assertEquals("listed [ns/a, ns/b] on list-watch-test, a daemon", next(heard));
@@ -143,12 +138,7 @@ class ListWatchTest {
         refusals.set(2);
         watches.add(List.of(event("ADDED", "c", "3"), "{\"type\":\"ERROR\",\"object\":{\"kind\":\"Status\","
                 + "\"message\":\"too old resource version\"}}"));
-        Path token = Files.writeString(dir.resolve("token"), "t0ken\n");
-        Path ca = Files.writeString(dir.resolve("ca.crt"), "");
-        KubeApi api = new KubeApi(URI.create("http://127.0.0.1:" + server.getAddress().getPort()), token, ca);
-
-        ListWatch watch = ListWatch.start(api, "/api/v1/pods", ListWatch.fieldSelector("spec.nodeName=n1"),
-                new Noting(), "list-watch-test", Logger.getLogger(LOGGER), "the pods of node n1");
+        ListWatch watch = startWatch(dir);
         try {
             Request refused = next(requests);
             assertTrue(next(warnings).startsWith("Watch of the pods of node n1 failed, listing again in 1000 ms: "));
@@ -172,6 +162,15 @@ class ListWatchTest {
     void theWaitBeforeListingAgainDoublesUpToHalfAMinute() {
         assertEquals(List.of(1000L, 2000L, 4000L, 8000L, 16000L, 30000L, 30000L, 30000L),
                 List.of(1, 2, 3, 4, 5, 6, 7, 1000).stream().map(ListWatch::retryMillis).toList());
+    }
+
+    /** A watch of the pods of node n1 on the scripted API server, with a client whose files are made in {@code dir}. */
+    private ListWatch startWatch(Path dir) throws IOException {
+        Path token = Files.writeString(dir.resolve("token"), "t0ken\n");
+        Path ca = Files.writeString(dir.resolve("ca.crt"), "");
+        KubeApi api = new KubeApi(URI.create("http://127.0.0.1:" + server.getAddress().getPort()), token, ca);
+        return ListWatch.start(api, "/api/v1/pods", ListWatch.fieldSelector("spec.nodeName=n1"), new Noting(),
+                "list-watch-test", Logger.getLogger(LOGGER), "the pods of node n1");
     }
 
     /**
