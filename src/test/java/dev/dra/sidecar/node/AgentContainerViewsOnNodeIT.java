@@ -33,30 +33,13 @@ class AgentContainerViewsOnNodeIT {
         agent = NodeAgent.deploy(NODE);
         namespace = NODE.restrictedNamespace("agent-containers", AppPods.optIn());
         NODE.create(namespace, ClaimManifests.GPU_CLAIM_AND_TEMPLATE);
-        String yaml = """
-                apiVersion: v1
-                kind: Pod
-                metadata:
-                  name: containers
-                  namespace: %1$s
-                  labels: {%2$s: "true"}
-                spec:
-                  terminationGracePeriodSeconds: 1
-                  automountServiceAccountToken: false
-                  securityContext:
-                    runAsNonRoot: true
-                    runAsUser: 1001
-                    seccompProfile: {type: RuntimeDefault}
-                  resourceClaims:
-                    - {name: gpu, resourceClaimName: gpu-claim}
-                    - {name: my-gpu, resourceClaimTemplateName: gpu-template}
-                  containers:
-                %3$s
-                """.formatted(namespace, AppPods.OPT_IN, String.join("", List.of(
-                        container("direct", "{claims: [{name: gpu}]}"),
-                        container("templated", "{claims: [{name: my-gpu}]}"),
-                        container("bystander", "{}"))));
-        Pod created = NODE.client().resource((Pod) NODE.load(yaml).get(0)).create();
+        Pod created = NODE.client().resource(NodeAgent.pod(NODE, namespace, "containers", """
+                resourceClaims:
+                  - {name: gpu, resourceClaimName: gpu-claim}
+                  - {name: my-gpu, resourceClaimTemplateName: gpu-template}""", List.of(
+                new NodeAgent.AppContainer("direct", "{claims: [{name: gpu}]}", ""),
+                new NodeAgent.AppContainer("templated", "{claims: [{name: my-gpu}]}", ""),
+                new NodeAgent.AppContainer("bystander", "{}", "")))).create();
         pod = Eventually.await(AppPods.POD_START, () -> NODE.pods().get(created),
                 p -> List.of("direct", "templated", "bystander").stream().allMatch(c -> AppPods.running(p, c)),
                 "the three containers running");
@@ -70,19 +53,6 @@ class AgentContainerViewsOnNodeIT {
         if (agent != null) {
             agent.remove();
         }
-    }
-
-    private static String container(String name, String resources) {
-        return """
-                    - name: %s
-                      image: %s
-                      imagePullPolicy: Never
-                      command: ["sh", "-c", "exec sleep 3600"]
-                      resources: %s
-                      securityContext:
-                        allowPrivilegeEscalation: false
-                        capabilities: {drop: [ALL]}
-                """.formatted(name, NODE.appImage(), resources);
     }
 
     /** What {@code container} is answered for {@code route} with {@code token}'s text ({@code null}: its own token). */

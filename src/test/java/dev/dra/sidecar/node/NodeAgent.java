@@ -140,14 +140,20 @@ final class NodeAgent {
     }
 
     /**
-     * An app pod (Restricted, the app image, opted in) whose container {@code app} runs {@code script} with sh and
-     * then sleeps; {@code resources} is the container's resources (YAML flow), {@code claims} YAML spliced into the
-     * pod's spec. The injection gives {@code app} its token ({@link #TOKEN}, audience {@link #audience}) and the
-     * agent's URL only if {@code resources} lists a claim or an extended resource: with {@code {}} it gets nothing.
+     * A container of {@link #pod}: named {@code name}, the app image, running {@code script} with sh and then sleeping;
+     * {@code resources} is its resources (YAML flow). The injection gives it its token ({@link #TOKEN}, audience
+     * {@link #audience}) and the agent's URL only if {@code resources} lists a claim or an extended resource: with
+     * {@code {}} it gets nothing.
      */
-    static Pod app(KubeNodeExtension node, String namespace, String name, String resources, String claims,
-            String script) {
-        String yaml = """
+    record AppContainer(String name, String resources, String script) {}
+
+    /**
+     * An app pod (Restricted, opted in) named {@code name} of {@code containers}; {@code claims} is YAML spliced into
+     * the pod's spec.
+     */
+    static Pod pod(KubeNodeExtension node, String namespace, String name, String claims,
+            List<AppContainer> containers) {
+        StringBuilder yaml = new StringBuilder("""
                 apiVersion: v1
                 kind: Pod
                 metadata:
@@ -163,17 +169,27 @@ final class NodeAgent {
                     seccompProfile: {type: RuntimeDefault}
                 %s
                   containers:
-                    - name: app
-                      image: %s
-                      imagePullPolicy: Never
-                      command: ["sh", "-c", %s]
-                      resources: %s
-                      securityContext:
-                        allowPrivilegeEscalation: false
-                        capabilities: {drop: [ALL]}
-                """.formatted(name, namespace, AppPods.OPT_IN, claims.indent(2).stripTrailing(), node.appImage(),
-                json(script + "\nexec sleep 3600"), resources);
-        return (Pod) node.load(yaml).get(0);
+                """.formatted(name, namespace, AppPods.OPT_IN, claims.indent(2).stripTrailing()));
+        for (AppContainer container : containers) {
+            yaml.append("""
+                        - name: %s
+                          image: %s
+                          imagePullPolicy: Never
+                          command: ["sh", "-c", %s]
+                          resources: %s
+                          securityContext:
+                            allowPrivilegeEscalation: false
+                            capabilities: {drop: [ALL]}
+                    """.formatted(container.name(), node.appImage(), json(container.script() + "\nexec sleep 3600"),
+                    container.resources()));
+        }
+        return (Pod) node.load(yaml.toString()).get(0);
+    }
+
+    /** {@link #pod} of one container, {@code app}, that runs {@code script}; {@code resources} are its resources. */
+    static Pod app(KubeNodeExtension node, String namespace, String name, String resources, String claims,
+            String script) {
+        return pod(node, namespace, name, claims, List.of(new AppContainer("app", resources, script)));
     }
 
     /** The audience of the token node mode's injection gives {@code container}. */
