@@ -112,6 +112,11 @@ def per_pod(before, after, pods):
     return ({k: round(v / pods, 3) for k, v in sorted(by_call.items())}, not_ok)
 
 
+def calls(counts):
+    """"<verb> <resource> n" for each call of a per-pod or per-window dict, or "none"."""
+    return ", ".join(f"{call} {n}" for call, n in counts.items()) or "none"
+
+
 def total(counters):
     """The sum of a reading's counts (or of a per-pod dict's values)."""
     return round(sum(counters.values()), 3)

@@ -19,6 +19,7 @@ import time
 from ..stats import median, percentile
 from .. import kube_node, node_agent
 from ..kube_node import wait
+from .node_mode import cpu_ns
 from .pod_start import cri_time
 
 NAME = "full_node"
@@ -70,9 +71,9 @@ def measure(ctx, node, repo, most):
     # The window begins once every app has had its first answer: each logs it at once.
     await_first_answers(node, names, 300)
     window_start = time.time()
-    calls_0, cpu_0, t_0 = agent.api_requests(), cpu_ns(node, agent), time.monotonic()
+    calls_0, cpu_0, t_0 = agent.api_requests(), cpu_ns(node, [agent.container_id]), time.monotonic()
     time.sleep(window_s)  # the window being measured, not a wait for an event
-    cpu_percent = round(100 * (cpu_ns(node, agent) - cpu_0) / 1e9 / (time.monotonic() - t_0), 2)
+    cpu_percent = round(100 * (cpu_ns(node, [agent.container_id]) - cpu_0) / 1e9 / (time.monotonic() - t_0), 2)
     in_window, _ = node_agent.per_pod(calls_0, agent.api_requests(), 1)
     requests, polls = [], []
     for name in names:
@@ -161,10 +162,6 @@ def answers(node, name):
     return out
 
 
-def cpu_ns(node, agent):
-    return node.cgroup_value(agent.container_id, "cpuacct", "cpuacct.usage")
-
-
 def agent_limit_bytes(node):
     ds = json.loads(node.kubectl("get", "daemonset", "dra-metadata-sidecar", "-n", node_agent.NS, "-o", "json"))
     limit = ds["spec"]["template"]["spec"]["containers"][0]["resources"]["limits"]["memory"]
@@ -191,11 +188,7 @@ def detail_lines(r):
         return []
     return [f"- full_node: {r['n']} pods (the node takes {r['node_pod_slots']}) all Ready {r['all_ready_s']} s after "
             f"they were created together; the agent's API-server requests per pod start "
-            f"{node_agent_calls(r['api_requests_per_pod_start'])} (not ok: "
+            f"{node_agent.calls(r['api_requests_per_pod_start'])} (not ok: "
             f"{r['api_requests_not_ok_through_starts'] or 'none'}); in the {r['window_s']} s window "
-            f"{node_agent_calls(r['agent_api_requests_in_window'])}; long polls answered "
+            f"{node_agent.calls(r['agent_api_requests_in_window'])}; long polls answered "
             f"{r['long_polls_answered']} ({r['long_polls_not_200']} not 200)"]
-
-
-def node_agent_calls(counts):
-    return ", ".join(f"{call} {n}" for call, n in counts.items()) or "none"

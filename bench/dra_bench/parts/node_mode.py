@@ -21,6 +21,7 @@ import time
 
 from ..stats import median, percentile
 from .. import kube_node, node_agent, node_mode_memory
+from ..node_agent import calls
 from .pod_start import app_log, cri_time, wait
 
 NAME = "node_mode"
@@ -212,11 +213,6 @@ def summary_rows(r):
                  f"their median) | {heap}; cgroup rss {m['cgroup_rss_mib_after_gc'][0]} / "
                  f"{m['cgroup_rss_mib_after_gc'][1]} MiB ({m['cgroup_rss_kib_per_device']:+} KiB a device) | |"]
     return rows
-
-
-def calls(per_pod):
-    """"verb resource n" for each call of a per-pod dict."""
-    return ", ".join(f"{call} {n}" for call, n in per_pod.items()) or "none"
 
 
 def detail_lines(r):
