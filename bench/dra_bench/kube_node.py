@@ -125,10 +125,16 @@ class Node:
         return name
 
     def apply_injection(self, image):
-        """deploy/kubernetes/injection as shipped, its ConfigMap naming `image`."""
+        """deploy/kubernetes/injection as shipped, its parameters (the policy's first variable) naming `image`; pods
+        made before admission has the patched policy may get the shipped image."""
         self.kubectl("apply", "-k", os.path.join(self.repo, "deploy/kubernetes/injection"))
-        self.kubectl("patch", "configmap", "dra-metadata-sidecar", "-n", "dra-metadata-sidecar", "--type", "merge",
-                     "-p", json.dumps({"data": {"image": image}}))
+        policy = json.loads(self.kubectl("get", "mutatingadmissionpolicy", "dra-metadata-sidecar", "-o", "json"))
+        parameters = json.loads(policy["spec"]["variables"][0]["expression"])
+        parameters["image"] = image
+        self.kubectl("patch", "mutatingadmissionpolicy", "dra-metadata-sidecar", "--type", "json", "-p", json.dumps([
+            {"op": "test", "path": "/spec/variables/0/name", "value": "parameters"},
+            {"op": "replace", "path": "/spec/variables/0/expression",
+             "value": json.dumps(parameters, indent=2, sort_keys=True)}]))
 
     def host_pid(self, container_id):
         """The host PID of a container's process (containerd's task list)."""

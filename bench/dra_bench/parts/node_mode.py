@@ -57,10 +57,8 @@ def measure(ctx, node, repo, n):
     out = {"n": n, "sidecar_image": image}
     out["baseline"] = variant(node, ns, n, "baseline", None)
 
-    node.kubectl("apply", "-k", os.path.join(repo, "deploy/kubernetes/injection"))
-    node.kubectl("patch", "configmap", "dra-metadata-sidecar", "-n", "dra-metadata-sidecar", "--type", "merge",
-                 "-p", json.dumps({"data": {"image": image}}))
-    wait(lambda: admitted_with(node, ns, "initContainers"), 60)
+    node.apply_injection(image)
+    wait(lambda: admitted_with(node, ns, image), 60)
     out["sidecars"] = variant(node, ns, n, "sidecar",
                               lambda pods: [node.container_id(ns, p, "dra-metadata-sidecar") for p in pods])
     node.kubectl("delete", "-k", os.path.join(repo, "deploy/kubernetes/injection"), "--ignore-not-found", "--wait=false")

@@ -52,8 +52,8 @@ def measure(ctx, node, repo, n):
                 "metadata": {"name": "gpu-template", "namespace": ns},
                 "spec": {"spec": {"devices": {"requests": [{"name": "gpu", "exactly": {
                     "deviceClassName": "gpu.example.com", "allocationMode": "ExactCount", "count": 1}}]}}}})
-    # The policy reaches admission through an informer: one pod is created and thrown away until it is injected.
-    wait(lambda: injected(node, ns, node.env["app_image"]), 60)
+    # The policy reaches admission through an informer: one pod is created and thrown away until it gets the image.
+    wait(lambda: injected(node, ns, node.env["app_image"], image), 60)
 
     runs = {"with_sidecar": [], "without": []}
     for i in range(n):
@@ -133,10 +133,10 @@ def pod(name, ns, app_image, with_sidecar):
                                                          "capabilities": {"drop": ["ALL"]}}}]}}
 
 
-def injected(node, ns, app_image):
+def injected(node, ns, app_image, image):
     out = node.kubectl("create", "--dry-run=server", "-o", "json", "-f", "-",
                        stdin=json.dumps(pod("probe", ns, app_image, True)), check=False)
-    return bool(out) and "initContainers" in json.loads(out)["spec"]
+    return bool(out) and image in [c["image"] for c in json.loads(out)["spec"].get("initContainers", [])]
 
 
 def cri_time(text):

@@ -74,7 +74,7 @@ def ready(pod):
     return any(c["type"] == "Ready" and c["status"] == "True" for c in pod.get("status", {}).get("conditions", []))
 
 
-def start_pod(node, repo, args):
+def start_pod(node, repo, args, image):
     node.apply({"apiVersion": "v1", "kind": "Namespace", "metadata": {"name": NAMESPACE, "labels": {
         "pod-security.kubernetes.io/enforce": "restricted"}}})
     kube_node.wait(lambda: node.kubectl("get", "serviceaccount", "default", "-n", NAMESPACE, check=False), 30,
@@ -83,10 +83,10 @@ def start_pod(node, repo, args):
                 "metadata": {"name": "gpu-claim", "namespace": NAMESPACE},
                 "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]}}})
     pod = json.dumps(app_pod(node, repo, args))
-    # The policy reaches admission through an informer: a dry run shows when it injects.
-    kube_node.wait(lambda: "initContainers" in json.loads(node.kubectl(
-        "create", "--dry-run=server", "-o", "json", "-f", "-", stdin=pod, check=False) or "{}").get("spec", {}),
-        60, "the injection policy in effect")
+    # The policy reaches admission through an informer: a dry run shows when it injects `image`.
+    kube_node.wait(lambda: image in [c["image"] for c in json.loads(node.kubectl(
+        "create", "--dry-run=server", "-o", "json", "-f", "-", stdin=pod, check=False) or "{}").get("spec", {})
+        .get("initContainers", [])], 60, "the injection policy in effect")
     node.kubectl("create", "-f", "-", stdin=pod)
     return kube_node.wait(lambda: (lambda p: p if ready(p) else None)(pod_json(node)), 120, "the soak pod Ready")
 
@@ -123,7 +123,7 @@ def measure(ctx, node, repo):
     args = ctx.args
     image = node.import_sidecar_image()
     node.apply_injection(image)
-    pod = start_pod(node, repo, args)
+    pod = start_pod(node, repo, args, image)
     uid = pod["metadata"]["uid"]
     answers = f"/var/lib/kubelet/pods/{uid}/volumes/kubernetes.io~empty-dir/answers/answers"
     host_file = os.path.join(node.env["plugin_dir"], "dra-device-metadata", f"{NAMESPACE}_gpu-claim", "gpu",

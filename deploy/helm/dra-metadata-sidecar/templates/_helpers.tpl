@@ -1,5 +1,5 @@
 {{/*
-The name of the policy, its bindings and its parameter ConfigMap: fullnameOverride, else the release name
+The name of the policy and its bindings: fullnameOverride, else the release name
 when it contains the chart name, else <release>-<chart>; at most 53 characters so that "-namespaces" fits
 the 63 of a name.
 */}}
@@ -40,6 +40,21 @@ app.kubernetes.io/managed-by: {{ $root.Release.Service }}
 {{- end -}}
 
 {{/* The sidecar's image reference: pinned by digest when one is given, else by tag. */}}
+{{/*
+The injection policy's parameters as pretty JSON, its keys sorted: image, cpu-request, memory-request, memory-limit,
+DRA_METADATA_RESOURCE_API_ENABLED "true" with resourceApi.enabled, and the settings.
+*/}}
+{{- define "dra-metadata-sidecar.parameters" -}}
+{{- $parameters := dict "image" (include "dra-metadata-sidecar.image" .) "cpu-request" (toString .Values.resources.requests.cpu) "memory-request" (toString .Values.resources.requests.memory) "memory-limit" (toString .Values.resources.limits.memory) -}}
+{{- if .Values.resourceApi.enabled -}}
+{{- $_ := set $parameters "DRA_METADATA_RESOURCE_API_ENABLED" "true" -}}
+{{- end -}}
+{{- range $name, $value := .Values.settings -}}
+{{- $_ := set $parameters $name (toString $value) -}}
+{{- end -}}
+{{- toPrettyJson $parameters -}}
+{{- end -}}
+
 {{- define "dra-metadata-sidecar.image" -}}
 {{- if .Values.image.digest -}}
 {{- printf "%s@%s" .Values.image.repository .Values.image.digest -}}

@@ -79,11 +79,6 @@ final class ChartRender {
         return objects(Kustomize.render(dir));
     }
 
-    /** The namespace the Kustomize injection keeps its parameters in: the chart's release namespace. */
-    static String parametersNamespace(Map<String, ObjectNode> kustomize) {
-        return namespaceOf(kustomize, "ConfigMap");
-    }
-
     /** The namespace of the first object of {@code kind}. */
     static String namespaceOf(Map<String, ObjectNode> objects, String kind) {
         return objects.values().stream().filter(o -> o.path("kind").asText().equals(kind)).findFirst()

@@ -6,7 +6,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.dra.sidecar.testsupport.FileTrees;
+import dev.dra.sidecar.testsupport.InjectionParameters;
 import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -17,6 +20,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -182,6 +186,26 @@ class DeployManifestsTest {
         } finally {
             FileTrees.deleteTree(copy);
         }
+    }
+
+    /**
+     * deploy/kubernetes/README.md's patch of the injection's parameters, in an overlay of the injection, replaces
+     * them: the policy's first variable is the parameters the patch names.
+     */
+    @Test
+    void theReadmesPatchSetsTheInjectionsParameters(@TempDir Path overlay) throws Exception {
+        String readme = Files.readString(KUBERNETES.resolve("README.md"));
+        Matcher patch = Pattern.compile("```yaml\n(patches:\n  - target: \\{kind: MutatingAdmissionPolicy.*?)```",
+                Pattern.DOTALL).matcher(readme);
+        assertTrue(patch.find(), "deploy/kubernetes/README.md shows a patch of the injection policy");
+        Files.writeString(overlay.resolve("kustomization.yaml"), "resources:\n  - "
+                + overlay.relativize(KUBERNETES.resolve("injection").toAbsolutePath()) + "\n" + patch.group(1));
+        JsonNode policy = null;
+        for (JsonNode object : new YAMLMapper().readerFor(JsonNode.class).<JsonNode>readValues(Kustomize.render(overlay)).readAll()) {
+            policy = object.path("kind").asText().equals("MutatingAdmissionPolicy") ? object : policy;
+        }
+        assertEquals(Map.of("image", "registry.example.com/dra-metadata-sidecar@sha256:<64 hex>", "cpu-request", "50m",
+                "memory-request", "96Mi", "memory-limit", "160Mi"), InjectionParameters.of(policy));
     }
 
     @Test

@@ -2,11 +2,14 @@ package dev.dra.sidecar.deploy;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;
+import static org.junit.jupiter.api.Assertions.assertNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.dra.sidecar.testsupport.Helm;
+import dev.dra.sidecar.testsupport.InjectionParameters;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -47,16 +50,13 @@ class HelmChartIT {
 
     /**
      * One source of truth: with its defaults the chart makes exactly the Kustomize injection's objects, every
-     * field equal, but the Namespace (Helm installs into a release namespace it does not own: {@code
-     * --namespace dra-metadata-sidecar --create-namespace}) and Helm's own labels ({@link
-     * ChartRender#withoutHelmLabels}).
+     * field equal (the policy's parameters to the letter) but Helm's own labels ({@link
+     * ChartRender#withoutHelmLabels}). The injection's objects are cluster-scoped: the release namespace is not in them.
      */
     @Test
     void theDefaultRenderIsTheKustomizeInjection() throws Exception {
         Map<String, ObjectNode> kustomize = ChartRender.kustomize();
-        String namespace = ChartRender.parametersNamespace(kustomize);
-        assertTrue(kustomize.keySet().remove("Namespace /" + namespace), "the injection's namespace: " + kustomize.keySet());
-        Map<String, ObjectNode> helm = ChartRender.helm(namespace);
+        Map<String, ObjectNode> helm = ChartRender.helm("dra-metadata-sidecar");
         assertEquals(kustomize.keySet(), helm.keySet(), "the objects");
         for (String key : kustomize.keySet()) {
             assertEquals(ChartRender.canonical(kustomize.get(key)),
@@ -110,8 +110,8 @@ class HelmChartIT {
         assertTrue(policy.path("spec").path("matchConditions").toString().contains("[?'example.com/agent']"));
         assertEquals(List.of("MutatingAdmissionPolicyBinding /dra-metadata-sidecar-namespaces"),
                 objects.keySet().stream().filter(k -> k.startsWith("MutatingAdmissionPolicyBinding")).toList());
-        assertEquals(List.of(), objects.keySet().stream().filter(k -> k.startsWith("ConfigMap")
-                || k.startsWith("ValidatingAdmissionPolicy")).toList(), "none of sidecar mode's objects");
+        assertEquals(List.of(), objects.keySet().stream().filter(k -> k.startsWith("ValidatingAdmissionPolicy")).toList(),
+                "none of sidecar mode's objects");
     }
 
     private static String paths(JsonNode entries, String field) {
@@ -125,7 +125,7 @@ class HelmChartIT {
     void theHelmLabelsFollowTheConventions(String values) throws Exception {
         for (ObjectNode object : ChartRender.helm("dra-metadata-sidecar", "--set", values).values()) {
             String kind = object.path("kind").asText();
-            String component = kind.contains("AdmissionPolicy") || kind.equals("ConfigMap") ? "injection"
+            String component = kind.contains("AdmissionPolicy") ? "injection"
                     : object.path("metadata").path("name").asText().endsWith("-resource-api") ? "resource-api"
                     : "node-agent";
             Map<String, String> labels = new TreeMap<>();
@@ -149,12 +149,10 @@ class HelmChartIT {
                 "--set-string", "settings.QUARKUS_LOG_CONSOLE_JSON_ENABLED=true",
                 "--set", "optIn.label=example.com/sidecar", "--set", "optIn.namespaces=false",
                 "--set", "failurePolicy=Ignore");
-        ObjectNode parameters = objects.get("ConfigMap sidecars/dra-metadata-sidecar");
-        assertEquals("registry.example.com/sidecar:9.9.9", parameters.path("data").path("image").asText());
-        assertEquals("200Mi", parameters.path("data").path("memory-limit").asText());
-        assertEquals("true", parameters.path("data").path("QUARKUS_LOG_CONSOLE_JSON_ENABLED").asText());
-
         ObjectNode policy = objects.get("MutatingAdmissionPolicy /dra-metadata-sidecar");
+        assertEquals(Map.of("image", "registry.example.com/sidecar:9.9.9", "cpu-request", "50m", "memory-request", "96Mi",
+                "memory-limit", "200Mi", "QUARKUS_LOG_CONSOLE_JSON_ENABLED", "true"), InjectionParameters.of(policy));
+
         assertEquals("Ignore", policy.path("spec").path("failurePolicy").asText());
         String patch = policy.path("spec").path("mutations").get(0).path("jsonPatch").path("expression").asText();
         assertTrue(patch.contains("command: ['/opt/jre/bin/java', '@/deployments/await-started', '90']"), patch);
@@ -167,12 +165,26 @@ class HelmChartIT {
         ObjectNode binding = objects.get("MutatingAdmissionPolicyBinding /dra-metadata-sidecar-pods");
         assertEquals("{\"example.com/sidecar\":\"true\"}",
                 binding.path("spec").path("matchResources").path("objectSelector").path("matchLabels").toString());
-        assertEquals("sidecars", binding.path("spec").path("paramRef").path("namespace").asText());
+        assertTrue(binding.path("spec").path("paramRef").isMissingNode(), "no parameter object: " + binding);
     }
 
     /**
-     * {@code resourceApi}: the parameter that turns the source on (the policy, which is the same whatever the values,
-     * reads it at admission), and the RBAC docs/resource-api.md writes out for one namespace, object for object and
+     * Settings reach the policy as they are, whatever they hold: the parameters are JSON, and a JSON string is a CEL
+     * string (the API server's CEL parses them: SidecarInjectionIT).
+     */
+    @Test
+    void settingsAreWrittenAsJsonStrings() throws Exception {
+        String awkward = "a'b\"c\\d<e>&\n\u00e9";
+        Path values = Files.createTempFile("awkward-values", ".json");
+        Files.writeString(values, new ObjectMapper().writeValueAsString(Map.of("settings", Map.of("AWKWARD", awkward))));
+        Map<String, ObjectNode> objects = ChartRender.helm("sidecars", "--values", values.toString());
+        Files.delete(values);
+        assertEquals(awkward, InjectionParameters.of(objects.get("MutatingAdmissionPolicy /dra-metadata-sidecar"))
+                .get("AWKWARD"));
+    }
+
+    /**
+     * {@code resourceApi}: the parameter that turns the source on (the policy reads it at admission), and the RBAC docs/resource-api.md writes out for one namespace, object for object and
      * field for field but Helm's labels, once per listed namespace; nothing else. Off (the default), neither.
      */
     @Test
@@ -180,12 +192,10 @@ class HelmChartIT {
         Map<String, ObjectNode> off = ChartRender.helm("sidecars");
         Map<String, ObjectNode> on = ChartRender.helm("sidecars", "--set", "resourceApi.enabled=true",
                 "--set", "resourceApi.namespaces={my-apps,ml}");
-        assertEquals(off.get("MutatingAdmissionPolicy /dra-metadata-sidecar"),
-                on.get("MutatingAdmissionPolicy /dra-metadata-sidecar"), "the policy does not depend on the values");
-        assertTrue(off.get("ConfigMap sidecars/dra-metadata-sidecar").path("data")
-                .path("DRA_METADATA_RESOURCE_API_ENABLED").isMissingNode(), "off: no parameter");
-        assertEquals("true", on.get("ConfigMap sidecars/dra-metadata-sidecar").path("data")
-                .path("DRA_METADATA_RESOURCE_API_ENABLED").asText());
+        assertNull(InjectionParameters.of(off.get("MutatingAdmissionPolicy /dra-metadata-sidecar"))
+                .get("DRA_METADATA_RESOURCE_API_ENABLED"), "off: no parameter");
+        assertEquals("true", InjectionParameters.of(on.get("MutatingAdmissionPolicy /dra-metadata-sidecar"))
+                .get("DRA_METADATA_RESOURCE_API_ENABLED"));
 
         String name = "dra-metadata-sidecar-resource-api";
         List<String> added = on.keySet().stream().filter(k -> !off.containsKey(k)).toList();
@@ -229,7 +239,7 @@ class HelmChartIT {
                 "--set", "image.repository=registry.example.com/sidecar", "--set", "image.tag=9.9.9",
                 "--set", "image.digest=" + digest);
         assertEquals("registry.example.com/sidecar@" + digest,
-                objects.get("ConfigMap sidecars/dra-metadata-sidecar").path("data").path("image").asText());
+                InjectionParameters.of(objects.get("MutatingAdmissionPolicy /dra-metadata-sidecar")).get("image"));
     }
 
     @ParameterizedTest

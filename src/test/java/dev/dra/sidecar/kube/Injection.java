@@ -3,6 +3,10 @@ package dev.dra.sidecar.kube;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.InjectionParameters;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
@@ -11,6 +15,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Consumer;
 
 /**
  * The injection of deploy/kubernetes/injection on the test API server: applied as a user applies it, and the probe
@@ -43,12 +48,26 @@ final class Injection {
         manifests.apply();
     }
 
-    /** Removes the injection but its Namespace, as {@link Kustomization#remove()}. */
+    /** Removes the injection, as {@link Kustomization#remove()}. */
     void remove() throws Exception {
         manifests.remove();
     }
 
-    /** Waits until an opted-in pod with a claim gets the sidecar (a dry run: nothing is stored). */
+    /**
+     * Edits the stored policy's parameters as an admin does ({@code kubectl edit}); admission has the change a moment
+     * later.
+     */
+    void editParameters(Consumer<Map<String, String>> edit) throws Exception {
+        HasMetadata shipped = policy();
+        GenericKubernetesResource stored = api.client().genericKubernetesResources(shipped.getApiVersion(), shipped.getKind())
+                .withName(shipped.getMetadata().getName()).get();
+        api.client().resource(InjectionParameters.edited(stored, edit)).update();
+    }
+
+    private HasMetadata policy() throws Exception {
+        return objects().stream().filter(o -> o.getKind().equals("MutatingAdmissionPolicy")).findFirst().orElseThrow();
+    }
+
     /**
      * Applies the injection as shipped, waits until admission enforces it, and gives a new Restricted namespace
      * {@code <prefix>-<n>} for the pods of one test; the API server's warnings so far are consumed.
@@ -61,22 +80,26 @@ final class Injection {
         return namespace;
     }
 
-    void awaitEnforced() {
-        Eventually.await(PROPAGATION, this::probeInjected, injected -> injected, "the injection policy enforced");
-    }
-
     /**
-     * Waits until an opted-in pod with a claim is created as it is. A refusal counts as still enforced: admission
-     * may see a binding a moment longer than the parameters deleted with it.
+     * Waits until an opted-in pod with a claim gets the sidecar as the shipped parameters make it (a dry run: nothing
+     * is stored); a refusal, or a sidecar of parameters edited before, is not that yet.
      */
-    void awaitNotEnforced() {
+    void awaitEnforced() throws Exception {
+        String image = InjectionParameters.of(policy()).get("image");
         Eventually.await(PROPAGATION, () -> {
             try {
                 return probeInjected();
             } catch (KubernetesClientException e) {
-                return true;
+                return null;
             }
-        }, injected -> !injected, "the injection policy gone");
+        }, sidecar -> sidecar != null && sidecar.getImage().equals(image)
+                && sidecar.getEnv().stream().map(EnvVar::getName).toList().equals(List.of("DRA_METADATA_EXPECTED_CLAIMS")),
+                "the injection policy enforced as shipped");
+    }
+
+    /** Waits until an opted-in pod with a claim is created as it is. */
+    void awaitNotEnforced() {
+        Eventually.await(PROPAGATION, this::probeInjected, sidecar -> sidecar == null, "the injection policy gone");
     }
 
     /** What a dry run creation of an opted-in pod with a claim fails with, once it fails. */
@@ -91,12 +114,13 @@ final class Injection {
         }, e -> e != null, "opted-in pods refused");
     }
 
-    private boolean probeInjected() {
+    /** The sidecar a dry run creation of an opted-in pod with a claim gets, or null. */
+    private Container probeInjected() {
         Pod probe = new PodBuilder(InjectionPods.withClaims("probe", InjectionPods.direct("gpu", "gpu-claim")))
                 .editMetadata().addToLabels(OPT_IN, "true").endMetadata().build();
         Pod created = api.client().pods().inNamespace(probeNamespace).resource(probe).dryRun().create();
         api.warnings();
-        return Pods.sidecar(created) != null;
+        return Pods.sidecar(created);
     }
 
     static void assertUnchanged(Pod submitted, Pod created) {

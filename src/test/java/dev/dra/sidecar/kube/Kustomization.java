@@ -44,8 +44,7 @@ final class Kustomization {
 
     /**
      * Deletes every object of the kustomization but its Namespace (this API server has no controller that would
-     * finish a namespace's deletion), in the reverse of their order: the bindings and the policy before their
-     * parameters, so that no binding is stored without them.
+     * finish a namespace's deletion), in the reverse of their order: the bindings before their policy.
      */
     void remove() throws Exception {
         List<HasMetadata> objects = new ArrayList<>(objects());

@@ -52,7 +52,7 @@ class ManifestsAdmissionIT {
     @Test
     void theInjectionManifestsAreAdmittedWithoutWarnings() throws Exception {
         List<HasMetadata> objects = API.load(Kustomize.render(KUBERNETES.resolve("injection")));
-        assertEquals(List.of("Namespace", "ConfigMap", "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding",
+        assertEquals(List.of("MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding",
                         "MutatingAdmissionPolicyBinding", "ValidatingAdmissionPolicy",
                         "ValidatingAdmissionPolicyBinding", "ValidatingAdmissionPolicyBinding"),
                 objects.stream().map(HasMetadata::getKind).toList());

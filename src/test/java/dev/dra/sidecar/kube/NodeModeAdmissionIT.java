@@ -56,9 +56,8 @@ class NodeModeAdmissionIT {
 
     @BeforeAll
     static void nodeMode() throws Exception {
-        // The two modes' policies share their names: the sidecar injection of another class must not be there.
-        // Admission keeps a deleted binding a moment longer than its parameters, and would refuse every opted-in pod
-        // (no params found) under the node-mode binding of the same name: wait until the sidecar's is gone.
+        // The two modes' policies share their names: the sidecar injection of another class must not be there, nor
+        // still be enforced.
         Injection sidecar = new Injection(API);
         sidecar.remove();
         sidecar.awaitNotEnforced();

@@ -5,16 +5,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.dra.sidecar.testsupport.Eventually;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
 import io.fabric8.kubernetes.api.model.PodBuilder;
 import io.fabric8.kubernetes.api.model.Volume;
-import io.fabric8.kubernetes.client.dsl.Resource;
 import java.time.Duration;
 import java.util.List;
-import java.util.Map;
 import java.util.function.Predicate;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -51,10 +47,9 @@ class ResourceApiInjectionIT {
     @BeforeEach
     void theSourceOnInAFreshNamespace() throws Exception {
         namespace = injection.enforcedInAFreshNamespace("resource-api");
-        parameters().edit(cm -> {
-            cm.getData().put(ENABLED, "True");
-            cm.getData().put("POD_UID", "not-from-the-parameters");
-            return cm;
+        injection.editParameters(p -> {
+            p.put(ENABLED, "True");
+            p.put("POD_UID", "not-from-the-parameters");
         });
         API.warnings();
     }
@@ -66,19 +61,8 @@ class ResourceApiInjectionIT {
             return;
         }
         injection.apply();
-        Pod probe = optedIn(InjectionPods.withClaims("shipped-again", direct("gpu", "gpu-claim")));
-        String in = API.restrictedNamespace("resource-api-reset", Map.of());
-        Eventually.await(Duration.ofSeconds(30), () -> API.client().pods().inNamespace(in).resource(probe).dryRun()
-                .create(), p -> Pods.sidecar(p).getEnv().stream().noneMatch(e -> e.getName().equals("NODE_NAME")),
-                "the shipped parameters applied");
+        injection.awaitEnforced();
         API.warnings();
-    }
-
-    private static Resource<ConfigMap> parameters() throws Exception {
-        HasMetadata parameters = injection.objects().stream().filter(o -> o.getKind().equals("ConfigMap")).findFirst()
-                .orElseThrow();
-        return API.client().configMaps().inNamespace(parameters.getMetadata().getNamespace())
-                .withName(parameters.getMetadata().getName());
     }
 
     private static Pod optedIn(Pod pod) {
@@ -155,10 +139,7 @@ class ResourceApiInjectionIT {
     @Test
     void anyOtherValueGivesNoneOfIt() throws Exception {
         for (String value : List.of("yes", "false")) {
-            parameters().edit(cm -> {
-                cm.getData().put(ENABLED, value);
-                return cm;
-            });
+            injection.editParameters(p -> p.put(ENABLED, value));
             Pod created = createOnce(optedIn(InjectionPods.withClaims("value-" + value, direct("gpu", "gpu-claim"))),
                     sidecar -> sidecar.getEnv().stream().anyMatch(e -> e.getName().equals(ENABLED)
                             && e.getValue().equals(value)));

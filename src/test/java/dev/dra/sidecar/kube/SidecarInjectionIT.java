@@ -285,16 +285,28 @@ class SidecarInjectionIT {
     }
 
     /**
-     * failurePolicy Fail with parameterNotFoundAction Deny: an opted-in pod that cannot get the sidecar is refused
-     * (and says why) instead of starting without it; other pods are not affected.
+     * Reinstalled with other parameters, the injection injects those: they are written into the policy. (A parameter
+     * object would not do: once no binding named a ConfigMap parameter, this API server would go on injecting the
+     * values it saw last.)
      */
     @Test
-    void withoutItsParametersOptedInPodsAreRefusedAndOthersCreated() throws Exception {
-        for (HasMetadata object : injection.objects()) {
-            if (object.getKind().equals("ConfigMap")) {
-                API.client().resource(object).delete();
-            }
-        }
+    void reinstalledWithOtherParametersItInjectsThose() throws Exception {
+        injection.remove();
+        injection.awaitNotEnforced();
+        injection.apply();
+        injection.editParameters(p -> p.put("image", "registry.example.com/sidecar:reinstalled"));
+        Container sidecar = eventuallyInjected(optedIn(InjectionPods.withClaims("reinstalled", direct("gpu", "gpu-claim"))),
+                c -> c.getImage().equals("registry.example.com/sidecar:reinstalled"));
+        assertEquals(List.of(EXPECTED_CLAIMS), sidecar.getEnv().stream().map(EnvVar::getName).toList());
+    }
+
+    /**
+     * failurePolicy Fail: an opted-in pod that cannot get the sidecar (here, the policy's parameters lack its image) is
+     * refused (and says why) instead of starting without it; other pods are not affected.
+     */
+    @Test
+    void withAParameterMissingOptedInPodsAreRefusedAndOthersCreated() throws Exception {
+        injection.editParameters(p -> p.remove("image"));
         KubernetesClientException refusal = injection.awaitRefusal();
         assertTrue(refusal.getMessage().contains("dra-metadata-sidecar"), refusal.getMessage());
         Pod optedIn = optedIn(InjectionPods.withClaims("refused", direct("gpu", "gpu-claim")));
@@ -304,22 +316,24 @@ class SidecarInjectionIT {
         Injection.assertUnchanged(other, create(other));
     }
 
+    /**
+     * Upper-case parameters become the sidecar's environment, sorted, their values as they are (JSON strings that
+     * CEL reads: quotes, backslashes, a line break, escaped non-ASCII); the derived expected claims cannot be overridden.
+     */
     @Test
-    void settingsOfTheParameterObjectBecomeTheSidecarsEnvironment() throws Exception {
-        HasMetadata parameters = injection.objects().stream().filter(o -> o.getKind().equals("ConfigMap")).findFirst()
-                .orElseThrow();
-        API.client().configMaps().inNamespace(parameters.getMetadata().getNamespace())
-                .withName(parameters.getMetadata().getName())
-                .edit(cm -> {
-                    cm.getData().put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "true");
-                    cm.getData().put(EXPECTED_CLAIMS, "claims/ignored");
-                    return cm;
-                });
+    void settingsAmongTheParametersBecomeTheSidecarsEnvironment() throws Exception {
+        String awkward = "a'b\"c\\d<e>&\n\u00e9";
+        injection.editParameters(p -> {
+            p.put("QUARKUS_LOG_CONSOLE_JSON_ENABLED", "true");
+            p.put("AWKWARD", awkward);
+            p.put(EXPECTED_CLAIMS, "claims/ignored");
+        });
         Container sidecar = eventuallyInjected(optedIn(InjectionPods.withClaims("settings", direct("gpu", "gpu-claim"))),
                 c -> "true".equals(env(c, "QUARKUS_LOG_CONSOLE_JSON_ENABLED")));
-        assertEquals(List.of(EXPECTED_CLAIMS, "QUARKUS_LOG_CONSOLE_JSON_ENABLED"),
-                sidecar.getEnv().stream().map(EnvVar::getName).toList(), "the derived expected claims cannot be overridden");
-        assertEquals("claims/gpu-claim", env(sidecar, EXPECTED_CLAIMS));
+        assertEquals(List.of(EXPECTED_CLAIMS, "AWKWARD", "QUARKUS_LOG_CONSOLE_JSON_ENABLED"),
+                sidecar.getEnv().stream().map(EnvVar::getName).toList());
+        assertEquals(awkward, env(sidecar, "AWKWARD"));
+        assertEquals("claims/gpu-claim", env(sidecar, EXPECTED_CLAIMS), "the derived expected claims");
     }
 
     /**
@@ -353,7 +367,7 @@ class SidecarInjectionIT {
     private Container eventuallyInjected(Pod pod, Predicate<Container> changed) {
         Eventually.await(Duration.ofSeconds(30),
                 () -> API.client().pods().inNamespace(namespace).resource(pod).dryRun().create(),
-                p -> changed.test(injected(p)), "the parameter change applied");
+                p -> Pods.sidecar(p) != null && changed.test(injected(p)), "the parameter change applied");
         API.warnings();
         return injected(create(pod));
     }

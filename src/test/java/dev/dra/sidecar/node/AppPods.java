@@ -4,8 +4,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.Helm;
+import dev.dra.sidecar.testsupport.InjectionParameters;
 import dev.dra.sidecar.testsupport.Kustomize;
-import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.Container;
 import io.fabric8.kubernetes.api.model.ContainerStatus;
 import io.fabric8.kubernetes.api.model.HasMetadata;
@@ -141,18 +141,12 @@ final class AppPods {
     }
 
     /**
-     * deploy/kubernetes/injection applied as shipped (its ConfigMap names the sidecar image imported into the node), or
-     * again (an update).
-     */
-    /**
-     * Makes room for the chart: deletes the shipped injection's objects but its namespace, which have the chart's
-     * names (Helm installs only objects it owns and takes the namespace as it is).
+     * Makes room for the chart: deletes the shipped injection's objects, which have the chart's names (Helm installs
+     * only objects it owns).
      */
     void removeInjection() throws Exception {
         for (HasMetadata object : node.load(Kustomize.render(INJECTION))) {
-            if (!(object instanceof Namespace)) {
-                node.client().resource(object).delete();
-            }
+            node.client().resource(object).delete();
         }
     }
 
@@ -166,12 +160,15 @@ final class AppPods {
         applyInjection();
     }
 
+    /**
+     * deploy/kubernetes/injection applied as shipped, its parameters naming the sidecar image imported into the node,
+     * or again (an update).
+     */
     void applyInjection() throws Exception {
         for (HasMetadata object : node.load(Kustomize.render(INJECTION))) {
-            if (object instanceof ConfigMap parameters) {
-                parameters.getData().put("image", node.sidecarImage());
-            }
-            node.client().resource(object).createOr(NonDeletingOperation::update);
+            HasMetadata applied = object.getKind().equals("MutatingAdmissionPolicy")
+                    ? InjectionParameters.edited(object, p -> p.put("image", node.sidecarImage())) : object;
+            node.client().resource(applied).createOr(NonDeletingOperation::update);
         }
     }
 

@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
- * deploy/kubernetes/injection applied as shipped (its ConfigMap names the image imported into the node) on the
+ * deploy/kubernetes/injection applied as shipped (its parameters name the image imported into the node) on the
  * real node: a pod that opts in, with a claim of two requests and a claim from a template, gets the sidecar, and
  * its app reads every request, each equal to what the Go reader decodes from the driver's file on the host. A
  * sidecar narrowed to one request sees that request only, as upstream's own e2e test checks for containers.

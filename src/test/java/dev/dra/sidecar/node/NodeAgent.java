@@ -73,8 +73,6 @@ final class NodeAgent {
     private void awaitInjecting() {
         Pod probe = app(node, namespace, "injection-probe", "{claims: [{name: gpu}]}",
                 "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", "true");
-        // A refusal is not enforced yet either: admission keeps the sidecar's deleted binding of the same name a
-        // moment longer than its parameters, and refuses opted-in pods meanwhile (no params found).
         node.pods().awaitAdmitted(probe, READY, pod -> pod.getSpec().getContainers().get(0).getEnv().stream()
                 .anyMatch(env -> env.getName().equals("DRA_METADATA_URL")), "the node-mode injection enforced");
     }

@@ -10,6 +10,7 @@ import com.fasterxml.jackson.dataformat.yaml.YAMLMapper;
 import dev.dra.sidecar.image.PodLikeContainer;
 import dev.dra.sidecar.image.Podman;
 import dev.dra.sidecar.testsupport.GoTools;
+import dev.dra.sidecar.testsupport.InjectionParameters;
 import dev.dra.sidecar.testsupport.Release;
 import dev.dra.sidecar.testsupport.TestRegistry;
 import dev.dra.sidecar.testsupport.Unavailable;
@@ -143,10 +144,9 @@ class ReleaseIT {
                 "--kube-version=1.37.2", "--registry-config", registry.authFile.toString(), "--ca-file",
                 registry.ca.toString());
         assertEquals(0, rendered.exit(), rendered.output());
-        String parameters = List.of(rendered.output().split("(?m)^---$")).stream()
-                .filter(d -> d.contains("kind: ConfigMap")).findFirst().orElseThrow();
-        JsonNode configMap = new YAMLMapper().readTree(parameters);
-        assertEquals(release.image(), configMap.path("data").path("image").asText(),
+        String policy = List.of(rendered.output().split("(?m)^---$")).stream()
+                .filter(d -> d.contains("kind: MutatingAdmissionPolicy\n")).findFirst().orElseThrow();
+        assertEquals(release.image(), InjectionParameters.of(new YAMLMapper().readTree(policy)).get("image"),
                 "with no values, the released chart injects the released image by digest");
     }
 
