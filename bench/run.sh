@@ -2,7 +2,7 @@
 # Benchmark suite of dra-metadata-sidecar: one command, loopback only, bounded in time (bench/README.md).
 #
 #   bench/run.sh                 full run (<= 10 min), writes bench/results/<UTC time>.{json,md}
-#   bench/run.sh --smoke         a few seconds per part, figures only (<= 60 s); .ci/run calls it
+#   bench/run.sh --smoke         a few seconds per part, figures only (about 90 s); .ci/run calls it
 #   bench/run.sh --jar PATH      the runner jar to measure (default target/quarkus-app/quarkus-run.jar)
 #   bench/run.sh --help          every option
 #

@@ -38,6 +38,9 @@ def add_arguments(parser):
 
 
 def run(ctx):
+    if ctx.smoke and (not ctx.args.only or NAME not in ctx.args.only.split(",")):
+        return {"skipped": "a smoke run measures it only when named (--only pod_start): the node's pods are the "
+                           "*OnNodeIT tests' to check"}
     return kube_node.run_on_node(ctx, measure, 2 if ctx.smoke else ctx.args.pod_start_n)
 
 
