@@ -162,7 +162,8 @@ final class AppPods {
 
     /**
      * deploy/kubernetes/injection applied as shipped, its parameters naming the sidecar image imported into the node,
-     * or again (an update).
+     * or again (an update); returns once admission injects as it says, not as a policy of the same name before it
+     * (the chart's) did.
      */
     void applyInjection() throws Exception {
         for (HasMetadata object : node.load(Kustomize.render(INJECTION))) {
@@ -170,6 +171,21 @@ final class AppPods {
                     ? InjectionParameters.edited(object, p -> p.put("image", node.sidecarImage())) : object;
             node.client().resource(applied).createOr(NonDeletingOperation::update);
         }
+        awaitInjecting(node.sidecarImage(), List.of("DRA_METADATA_EXPECTED_CLAIMS"));
+    }
+
+    /**
+     * Waits until admission gives an opted-in pod with a claim (a dry run in namespace {@code default}) a sidecar of
+     * {@code image} with exactly the environment variables {@code env}: a policy just created or replaced is enforced
+     * only once admission has seen it.
+     */
+    void awaitInjecting(String image, List<String> env) {
+        Pod probe = new PodBuilder(app("default", "injection-probe", List.of("true"), claim("gpu", "gpu-claim")))
+                .editMetadata().addToLabels(OPT_IN, "true").endMetadata().build();
+        awaitAdmitted(probe, POD_START, admitted -> admitted.getSpec().getInitContainers().stream()
+                .anyMatch(c -> SIDECAR.equals(c.getName()) && image.equals(c.getImage())
+                        && c.getEnv().stream().map(e -> e.getName()).toList().equals(env)),
+                "the injection of " + image + " with " + env + " enforced");
     }
 
     /**
