@@ -2,6 +2,7 @@ package dev.dra.sidecar.identity;
 
 import dev.dra.sidecar.kube.KubeApi;
 import dev.dra.sidecar.store.MetadataStore;
+import io.micrometer.core.instrument.MeterRegistry;
 import jakarta.enterprise.context.ApplicationScoped;
 import jakarta.enterprise.inject.Disposes;
 import jakarta.enterprise.inject.Produces;
@@ -26,8 +27,8 @@ class NodeIdentityProducer {
 
     @Produces
     @Singleton
-    PodCallers callers(NodeConfig config, MetadataStore store, KubeApi api, NodePods pods) {
-        return new PodCallers(config, store, api, pods);
+    PodCallers callers(NodeConfig config, MetadataStore store, KubeApi api, NodePods pods, MeterRegistry registry) {
+        return new PodCallers(config, store, api, pods, registry);
     }
 
     void close(@Disposes NodePods pods) {

@@ -3,9 +3,12 @@ package dev.dra.sidecar.identity;
 import dev.dra.sidecar.kube.KubeApi;
 import dev.dra.sidecar.snapshot.NodeClaims;
 import dev.dra.sidecar.store.MetadataStore;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
@@ -35,11 +38,20 @@ public final class PodCallers implements AutoCloseable {
     private final NodePods pods;
     private final Map<String, PodView> views = new ConcurrentHashMap<>();
     private final Map<String, Long> lookedUp = new ConcurrentHashMap<>();
+    /** Requests waiting for a pod's address ({@link #addressed}): each is woken at the next change of the pods known. */
+    private final Set<CompletableFuture<Void>> awaitingChange = ConcurrentHashMap.newKeySet();
 
-    PodCallers(NodeConfig config, MetadataStore store, KubeApi api, NodePods pods) {
+    private final Timer addressWait;
+
+    PodCallers(NodeConfig config, MetadataStore store, KubeApi api, NodePods pods, MeterRegistry registry) {
         this.store = store;
         this.tokens = new PodTokens(api, config);
         this.pods = pods;
+        this.addressWait = Timer.builder("dra.node.address.wait")
+                .description("Requests that came before the agent knew their pod's address, and how long each waited "
+                        + "for it")
+                .register(registry);
+        pods.onChange(this::podsChanged);
     }
 
     /**
@@ -63,7 +75,7 @@ public final class PodCallers implements AutoCloseable {
                 boolean stale = !pod.unmapped().isEmpty() || !hasAddress(pod, peer);
                 return stale && !pods.watching() && spaced(pod.uid()) ? fresh(bound, pod)
                         : CompletableFuture.completedFuture(pod);
-            }).thenCompose(pod -> addressed(bound, pod, System.nanoTime() + ADDRESS_WAIT_NANOS))
+            }).thenCompose(pod -> addressed(bound, pod))
                     .thenApply(pod -> new Bound(bound, pod));
         }).thenCompose(called -> {
             PodInfo pod = called.pod();
@@ -131,21 +143,41 @@ public final class PodCallers implements AutoCloseable {
         });
     }
 
+    /** {@code pod} once its status has an address ({@link #addressed(BoundPod, PodInfo, long)}); a wait is timed. */
+    private CompletableFuture<PodInfo> addressed(BoundPod bound, PodInfo pod) {
+        if (!pod.addresses().isEmpty()) {
+            return CompletableFuture.completedFuture(pod);
+        }
+        long started = System.nanoTime();
+        return addressed(bound, pod, started + ADDRESS_WAIT_NANOS).whenComplete((addressed, failure) ->
+                addressWait.record(System.nanoTime() - started, TimeUnit.NANOSECONDS));
+    }
+
     /**
      * {@code pod} once its status has an address. A container can run, and ask, before its kubelet has reported the
-     * pod's address to the API server; such a pod is looked at again every {@value #ADDRESS_POLL_MILLIS} ms (from
-     * the watch; from the API server at most once a second while the watch is not open), until {@code deadlineNanos}
-     * (10 s after the request came; a look-up under way then is waited for, within the lookup timeout), rather than
-     * refused for an address it will have in a moment. A pod with an address is never waited for.
+     * pod's address to the API server; such a pod is looked at again at each change of the pods known (the watch
+     * brings the address the moment the API server has it) and at least every {@value #ADDRESS_POLL_MILLIS} ms (from
+     * the API server at most once a second while the watch is not open), until {@code deadlineNanos} (10 s after the
+     * request came; a look-up under way then is waited for, within the lookup timeout), rather than refused for an
+     * address it will have in a moment. A pod with an address is never waited for.
      */
     private CompletableFuture<PodInfo> addressed(BoundPod bound, PodInfo pod, long deadlineNanos) {
         if (!pod.addresses().isEmpty() || System.nanoTime() - deadlineNanos >= 0) {
             return CompletableFuture.completedFuture(pod);
         }
-        return CompletableFuture.runAsync(() -> { },
-                CompletableFuture.delayedExecutor(ADDRESS_POLL_MILLIS, TimeUnit.MILLISECONDS))
-                .thenCompose(waited -> !pods.watching() && spaced(pod.uid()) ? fresh(bound, pod) : pod(bound, false))
+        CompletableFuture<Void> change = new CompletableFuture<>();
+        awaitingChange.add(change);
+        change.whenComplete((done, failure) -> awaitingChange.remove(change));
+        change.completeOnTimeout(null, ADDRESS_POLL_MILLIS, TimeUnit.MILLISECONDS);
+        return change.thenCompose(waited -> !pods.watching() && spaced(pod.uid()) ? fresh(bound, pod) : pod(bound, false))
                 .thenCompose(next -> addressed(bound, next, deadlineNanos));
+    }
+
+    /** Wakes the requests waiting for an address, off the thread that changed the pods (the watch's). */
+    private void podsChanged() {
+        for (CompletableFuture<Void> waiting : awaitingChange) {
+            waiting.completeAsync(() -> null);
+        }
     }
 
     private Refusal notOnNode(BoundPod bound, String why) {

@@ -155,7 +155,8 @@ class NodeModeApiIT {
     /**
      * A pod whose kubelet has not reported its address yet: with the agent's watch open, its request waits on the watch
      * and asks the API server nothing (at most the one fetch of a pod the watch had not brought when it asked); it is
-     * refused after the 10 s wait when no address comes, and answered once one has.
+     * refused after the 10 s wait when no address comes (counted in {@code dra_node_address_wait_seconds}), and
+     * answered once one has.
      */
     @Test
     void aPodWithoutAnAddressYetWaitsOnTheWatchAndAsksTheApiServerNothing() {
@@ -167,12 +168,29 @@ class NodeModeApiIT {
                 "unaddressed-claim", "gpu", "unaddressed");
         String token = pods.token(pod);
         long before = AgentCalls.of(metrics).of("get", "pods");
+        double[] waitsBefore = addressWaits();
         problem(as(token).get("/claims/unaddressed-claim/gpu"), 403, "peer-not-allowed");
+        double[] waits = addressWaits();
+        assertEquals(waitsBefore[0] + 1, waits[0], "one request waited for its pod's address");
+        assertTrue(waits[1] - waitsBefore[1] >= 10, "for the whole 10 s: " + (waits[1] - waitsBefore[1]) + " s");
         pods.address(pod, LOOPBACK);
         Eventually.await(WATCH, () -> as(token).get("/claims/unaddressed-claim/gpu"), r -> r.statusCode() == 200,
                 "answered once its address is reported").then().body(equalTo(SidecarBodies.request(file)));
         long asked = AgentCalls.of(metrics).of("get", "pods") - before;
         assertTrue(asked <= 1, "pods fetched while the watch was open: " + asked);
+    }
+
+    /** {@code dra_node_address_wait_seconds}' count and sum now. */
+    private double[] addressWaits() {
+        double[] waits = new double[2];
+        given().get(metrics).asString().lines().forEach(line -> {
+            if (line.startsWith("dra_node_address_wait_seconds_count ")) {
+                waits[0] = Double.parseDouble(line.substring(line.indexOf(' ') + 1));
+            } else if (line.startsWith("dra_node_address_wait_seconds_sum ")) {
+                waits[1] = Double.parseDouble(line.substring(line.indexOf(' ') + 1));
+            }
+        });
+        return waits;
     }
 
     @Test
