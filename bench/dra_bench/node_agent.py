@@ -13,6 +13,7 @@ NS = "dra-metadata-node"
 METRIC = "dra_kube_api_requests_total"
 _SAMPLE = re.compile(r"^" + METRIC + r"\{([^}]*)\}\s+([0-9.eE+-]+)\s*$", re.M)
 _LABEL = re.compile(r'(\w+)="([^"]*)"')
+_WAITS = re.compile(r"^dra_node_address_wait_seconds_(count|sum)\s+([0-9.eE+-]+)\s*$", re.M)
 
 
 class Agent:
@@ -38,6 +39,11 @@ class Agent:
             tags = dict(_LABEL.findall(labels))
             out[f"{tags.get('verb')} {tags.get('resource')} {tags.get('outcome')}"] = int(float(value))
         return out
+
+    def address_waits(self):
+        """Its dra_node_address_wait_seconds now: (requests that waited for their pod's address, seconds waited)."""
+        values = dict(_WAITS.findall(self.metrics_text()))
+        return int(float(values.get("count", 0))), float(values.get("sum", 0))
 
     def memory(self):
         """The container's memory cgroup now: usage (memory.usage_in_bytes, page cache included) and rss

@@ -1,9 +1,12 @@
 """Part node_mode: the two modes on the real node of the tests (src/test/kube-node). The same N pods (default 20,
-one shared claim) three times, one after another: reading the file themselves (the baseline), each with a sidecar
+one shared claim) four times, one after another: reading the file themselves (the baseline), the same with their
+service account's token mounted (the baseline with a volume, as the agent's pods have one), each with a sidecar
 (deploy/kubernetes/injection), and all served by the one agent (deploy/kubernetes/node). For each: what the node's
 metadata service uses with all N pods running (memory: the sum of its containers' memory cgroups; CPU: their
 cpuacct over the pods' starts and over an idle window after), and what it adds to a pod's start (pod POST to the
-app container's first line, as the pod_start part measures it, against the baseline's).
+app container's first line, as the pod_start part measures it, against the baselines'), split at containerd's
+creation of the app container; for the agent, how many first requests waited for their pod's address and how long
+(its dra_node_address_wait_seconds before and after the starts).
 
 Then the agent's resource-API source: N more pods whose one claim holds the 8 devices of attributes.example.com, a
 driver that writes no metadata file, so that the agent derives what it serves them. For both kinds of pod, the
@@ -22,7 +25,7 @@ import time
 from ..stats import median, percentile
 from .. import kube_node, node_agent, node_mode_memory
 from ..node_agent import calls
-from .pod_start import app_log, cri_time, wait
+from .pod_start import app_log, created, cri_time, wait
 
 NAME = "node_mode"
 IDLE_S = 10
@@ -56,6 +59,7 @@ def measure(ctx, node, repo, n):
                 "spec": {"devices": {"requests": [{"name": "gpu", "exactly": {"deviceClassName": "gpu.example.com"}}]}}})
     out = {"n": n, "sidecar_image": image}
     out["baseline"] = variant(node, ns, n, "baseline", None)
+    out["baseline_token"] = variant(node, ns, n, "baseline_token", None)
 
     node.apply_injection(image)
     wait(lambda: admitted_with(node, ns, image), 60)
@@ -82,13 +86,18 @@ def measure(ctx, node, repo, n):
 
     for name in ("sidecars", "agent", "derived"):
         out[name]["added_s_p50"] = round(out[name]["p50_s"] - out["baseline"]["p50_s"], 3)
+        out[name]["added_s_p50_to_token"] = round(out[name]["p50_s"] - out["baseline_token"]["p50_s"], 3)
     out["memory_ratio_sidecars_to_agent"] = round(out["sidecars"]["memory_mib"] / out["agent"]["memory_mib"], 2)
     return out
 
 
 def pod(name, ns, app_image, mode):
+    """A pod of `mode`. Only baseline_token's pods mount their service account's token (a projected volume, as
+    Kubernetes does by default); the agent's pods mount the one the node-mode injection adds: the kubelet looks at a
+    pod's volumes every 300 ms until they are mounted, so the first volume costs a start about that much."""
     auth = f"-H \"Authorization: Bearer $(cat {TOKEN})\""
-    read = {"baseline": "head -c 60 /var/run/kubernetes.io/dra-device-attributes/resourceclaims/shared/gpu/*-metadata.json",
+    file = "head -c 60 /var/run/kubernetes.io/dra-device-attributes/resourceclaims/shared/gpu/*-metadata.json"
+    read = {"baseline": file, "baseline_token": file,
             "sidecar": "curl -fsS localhost:8089/claims/shared/gpu | head -c 60",
             "agent": f"curl -fsS {auth} \"$DRA_METADATA_URL/claims/shared/gpu\" | head -c 60",
             # The first line says how many tries the first answer took and where it came from (Metadata-Source).
@@ -96,9 +105,9 @@ def pod(name, ns, app_image, mode):
                        f"\"$DRA_METADATA_URL/claims/{node_mode_memory.CLAIM}/gpus\") && break; sleep 0.1; done; "
                        f"echo \"tries=$i $(echo \"$h\" | grep -i ^metadata-source | tr -d '\\r')\""}[mode]
     claim = node_mode_memory.CLAIM if mode == "derived" else "shared"
-    labels = {} if mode == "baseline" else {"dra-metadata-sidecar.dra.dev/inject": "true"}
+    labels = {} if mode.startswith("baseline") else {"dra-metadata-sidecar.dra.dev/inject": "true"}
     return {"apiVersion": "v1", "kind": "Pod", "metadata": {"name": name, "namespace": ns, "labels": labels},
-            "spec": {"automountServiceAccountToken": False, "terminationGracePeriodSeconds": 1,
+            "spec": {"automountServiceAccountToken": mode == "baseline_token", "terminationGracePeriodSeconds": 1,
                      "securityContext": {"runAsNonRoot": True, "runAsUser": 1001, "runAsGroup": 1001,
                                          "seccompProfile": {"type": "RuntimeDefault"}},
                      "resourceClaims": [{"name": "gpu", "resourceClaimName": claim}],
@@ -118,21 +127,28 @@ def admitted_with(node, ns, text):
 def variant(node, ns, n, mode, service_containers, agent=None, while_up=None):
     """Starts n pods one after another (each timed to its first line), measures the service with all running (and
     whatever `while_up` adds), deletes them. With `agent`, its API-server requests through the starts."""
-    names = [f"{mode}-{i}" for i in range(n)]
+    names = [f"{mode.replace('_', '-')}-{i}" for i in range(n)]
     # The agent runs before its pods: what it uses then is the baseline of its figures (a pod's sidecar has none).
     running = service_containers([]) if mode in SERVED_BY_AGENT else []
     before, memory_before = cpu_ns(node, running), memory_mib(node, running)
     calls_before = agent.api_requests() if agent else None
+    waits_before = agent.address_waits() if agent else None
     lines = [start(node, ns, name, mode) for name in names]
-    starts = [seconds for seconds, _ in lines]
-    result = {"p50_s": round(median(starts), 3), "p90_s": round(percentile(starts, 90), 3)}
+    starts = [seconds for seconds, _, _ in lines]
+    result = {"p50_s": round(median(starts), 3), "p90_s": round(percentile(starts, 90), 3),
+              # Where the start goes: the POST to containerd creating the app container (the kubelet's work: the
+              # sandbox, the volumes, a projected token's TokenRequest), then that to the app's first line (its read).
+              "to_app_created_p50_s": round(median([c for _, _, c in lines]), 3),
+              "app_created_to_first_line_p50_s": round(median([s - c for s, _, c in lines]), 3)}
     if agent:
         result["api_requests_per_pod"], not_ok = node_agent.per_pod(calls_before, agent.api_requests(), n)
         result["api_requests_per_pod_total"] = node_agent.total(result["api_requests_per_pod"])
         result["api_requests_not_ok"] = not_ok
+        count, seconds = (after - before for after, before in zip(agent.address_waits(), waits_before))
+        result["address_waits"] = {"requests": count, "mean_s": round(seconds / count, 3) if count else None}
     if mode == "derived":
         # "tries=<n> Metadata-Source: <source>": how many tries the first answer took, and where it came from.
-        reads = [line.split(" ", 1) + [""] for _, line in lines]
+        reads = [line.split(" ", 1) + [""] for _, line, _ in lines]
         result["first_read_tries"] = [int(r[0].removeprefix("tries=")) for r in reads]
         result["first_read_sources"] = sorted({r[1].split(":", 1)[-1].strip() for r in reads})
     if service_containers:
@@ -153,7 +169,8 @@ def variant(node, ns, n, mode, service_containers, agent=None, while_up=None):
 
 
 def start(node, ns, name, mode):
-    """Creates the pod; (seconds from the POST to its app's first line, that line without its timestamp)."""
+    """Creates the pod; (seconds from the POST to its app's first line, that line without its timestamp, seconds from
+    the POST to containerd creating the app container)."""
     t0 = time.time()
     node.kubectl("create", "-f", "-", stdin=json.dumps(pod(name, ns, node.env["app_image"], mode)))
     out = app_log(node, ns, name)
@@ -161,7 +178,9 @@ def start(node, ns, name, mode):
     if not expected:
         raise RuntimeError(f"pod {name}: its first read failed: {out[:300]}")
     stamp, _, line = out.split("\n")[0].partition(" ")
-    return cri_time(stamp) - t0, line
+    status = json.loads(node.kubectl("get", "pod", "-n", ns, name, "-o", "json"))["status"]
+    app = next(s for s in status["containerStatuses"] if s["name"] == "app")
+    return cri_time(stamp) - t0, line, created(node, app) - t0
 
 
 def memory_mib(node, ids):
@@ -183,6 +202,11 @@ def summary_rows(r):
             f"{s['cpu_s_through_starts']} / {a['cpu_s_through_starts']} s; {s['idle_cpu_percent']} / {a['idle_cpu_percent']} % | |",
             f"| node_mode: what each adds to a pod's start (p50 against the pods reading the file, {r['baseline']['p50_s']} s) | "
             f"sidecar {s['added_s_p50']} s, agent {a['added_s_p50']} s | |",
+            f"| node_mode: what the agent adds to a pod's start against the same pods with their service account's "
+            f"token mounted ({r['baseline_token']['p50_s']} s: a projected volume, as the agent's pods have one) | "
+            f"{a['added_s_p50_to_token']} s | p50 <= 0.1 s ({'met' if a['added_s_p50_to_token'] <= 0.1 else '**missed**'}) |",
+            f"| node_mode: the agent's first requests that waited for their pod's address (dra_node_address_wait_seconds) | "
+            f"{a['address_waits']['requests']} of {r['n']} pods, {a['address_waits']['mean_s']} s each on average | |",
             f"| node_mode: the agent's memory before its pods / with them (change per pod; the heap's collections move "
             f"it too) | {a['memory_mib_before_pods']} / {a['memory_mib']} MiB ({a['memory_kib_per_pod']:+} KiB) | |"]
     d = r.get("derived")
@@ -219,7 +243,10 @@ def detail_lines(r):
     lines = [f"- node_mode, pod start p50/p90: baseline {r['baseline']['p50_s']}/{r['baseline']['p90_s']} s, sidecars "
              f"{r['sidecars']['p50_s']}/{r['sidecars']['p90_s']} s, agent {r['agent']['p50_s']}/{r['agent']['p90_s']} s"
              + (f", agent serving derived metadata {r['derived']['p50_s']}/{r['derived']['p90_s']} s"
-                if "derived" in r else "")]
+                if "derived" in r else "")
+             + "; where it goes (p50): POST to the app container's creation / that to the app's first line: "
+             + ", ".join(f"{name} {r[name]['to_app_created_p50_s']} / {r[name]['app_created_to_first_line_p50_s']} s"
+                         for name in ("baseline", "baseline_token", "sidecars", "agent", "derived") if name in r)]
     d = r.get("derived")
     if not d:
         return lines
