@@ -27,8 +27,9 @@ public enum ProblemType {
     MISSING_TOKEN("missing-token", 401, "Token missing", false, Listed.EVERY_READ,
             "node mode: no Authorization: Bearer token (the pod's projected service account token)"),
     INVALID_TOKEN("invalid-token", 401, "Token not valid", false, Listed.EVERY_READ,
-            "node mode: the TokenReview does not authenticate the token: forged, expired, for another audience, or "
-                    + "bound to no pod"),
+            "node mode: the token does not verify for the agent's audience: forged or altered (not signed by the "
+                    + "service account issuer's keys), expired, not valid yet, for another audience or issuer, or not "
+                    + "bound to a pod; or its audience names a container the pod does not have"),
     POD_NOT_ON_NODE("pod-not-on-node", 403, "Pod not on this node", false, Listed.EVERY_READ,
             "node mode: the token's pod is not on this node, or is gone (its UID is not the token's)"),
     PEER_NOT_ALLOWED("peer-not-allowed", 403, "Peer not allowed", false, Listed.EVERY_READ,
@@ -36,9 +37,9 @@ public enum ProblemType {
                     + "node's, or a hostNetwork pod's)"),
     NOT_FOUND("not-found", 404, "Not found", false, Listed.EVERY_READ,
             "no such claim, request, driver, device or attribute"),
-    NOT_OWN_CLAIM("not-own-claim", 404, "Not the pod's own claim", false, Listed.EVERY_READ,
-            "node mode: the claim, template claim or extended resource is not the calling pod's own (whether it "
-                    + "exists or not)"),
+    NOT_OWN_CLAIM("not-own-claim", 404, "Not the caller's own claim", false, Listed.EVERY_READ,
+            "node mode: the claim, template claim or extended resource is not the caller's own (its container's, or "
+                    + "its pod's for a token of the bare audience), whether it exists or not"),
     METHOD_NOT_ALLOWED("method-not-allowed", 405, "Method not allowed", false, Listed.NOWHERE,
             "the resource does not take this method (Allow names those it takes)"),
     NOT_ACCEPTABLE("not-acceptable", 406, "Not acceptable", false, Listed.NOWHERE,
