@@ -5,7 +5,6 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.InjectionParameters;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -92,9 +91,7 @@ final class Injection {
             } catch (KubernetesClientException e) {
                 return null;
             }
-        }, sidecar -> sidecar != null && sidecar.getImage().equals(image)
-                && sidecar.getEnv().stream().map(EnvVar::getName).toList().equals(List.of("DRA_METADATA_EXPECTED_CLAIMS")),
-                "the injection policy enforced as shipped");
+        }, sidecar -> InjectionParameters.shipped(sidecar, image), "the injection policy enforced as shipped");
     }
 
     /** Waits until an opted-in pod with a claim is created as it is. */

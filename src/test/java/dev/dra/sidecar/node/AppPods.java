@@ -171,21 +171,20 @@ final class AppPods {
                     ? InjectionParameters.edited(object, p -> p.put("image", node.sidecarImage())) : object;
             node.client().resource(applied).createOr(NonDeletingOperation::update);
         }
-        awaitInjecting(node.sidecarImage(), List.of("DRA_METADATA_EXPECTED_CLAIMS"));
+        awaitInjecting(node.sidecarImage());
     }
 
     /**
-     * Waits until admission gives an opted-in pod with a claim (a dry run in namespace {@code default}) a sidecar of
-     * {@code image} with exactly the environment variables {@code env}: a policy just created or replaced is enforced
-     * only once admission has seen it.
+     * Waits until admission gives an opted-in pod with a claim (a dry run in namespace {@code default}) the sidecar
+     * shipped parameters naming {@code image} make ({@link InjectionParameters#shipped}): a policy just created or
+     * replaced is enforced only once admission has seen it.
      */
-    void awaitInjecting(String image, List<String> env) {
+    void awaitInjecting(String image) {
         Pod probe = new PodBuilder(app("default", "injection-probe", List.of("true"), claim("gpu", "gpu-claim")))
                 .editMetadata().addToLabels(OPT_IN, "true").endMetadata().build();
-        awaitAdmitted(probe, POD_START, admitted -> admitted.getSpec().getInitContainers().stream()
-                .anyMatch(c -> SIDECAR.equals(c.getName()) && image.equals(c.getImage())
-                        && c.getEnv().stream().map(e -> e.getName()).toList().equals(env)),
-                "the injection of " + image + " with " + env + " enforced");
+        awaitAdmitted(probe, POD_START, admitted -> InjectionParameters.shipped(admitted.getSpec().getInitContainers()
+                .stream().filter(c -> SIDECAR.equals(c.getName())).findFirst().orElse(null), image),
+                "the injection of " + image + " as shipped enforced");
     }
 
     /**

@@ -68,7 +68,7 @@ class RegistryPullOnNodeIT {
         helm.succeed("install", AppPods.RELEASE, release.chart(), "--version", release.version(),
                 "--namespace", AppPods.RELEASE, "--create-namespace",
                 "--registry-config", registry.authFile.toString(), "--ca-file", registry.ca.toString());
-        NODE.pods().awaitInjecting(release.image(), List.of("DRA_METADATA_EXPECTED_CLAIMS"));
+        NODE.pods().awaitInjecting(release.image());
     }
 
     @AfterAll

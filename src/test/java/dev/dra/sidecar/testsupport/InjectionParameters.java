@@ -6,9 +6,12 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import com.fasterxml.jackson.databind.json.JsonMapper;
 import com.fasterxml.jackson.databind.node.ObjectNode;
+import io.fabric8.kubernetes.api.model.Container;
+import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResource;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import java.io.UncheckedIOException;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.function.Consumer;
@@ -58,6 +61,15 @@ public final class InjectionParameters {
         edit.accept(parameters);
         ((ObjectNode) tree.path("spec").path("variables").path(0)).put("expression", expression(parameters));
         return JSON.convertValue(tree, GenericKubernetesResource.class);
+    }
+
+    /**
+     * Whether {@code sidecar} (null: none injected) is what shipped parameters naming {@code image} make: that image,
+     * and no environment variable but the expected claims the policy derives (no settings).
+     */
+    public static boolean shipped(Container sidecar, String image) {
+        return sidecar != null && image.equals(sidecar.getImage())
+                && sidecar.getEnv().stream().map(EnvVar::getName).toList().equals(List.of("DRA_METADATA_EXPECTED_CLAIMS"));
     }
 
     /** The expression as the chart writes it: pretty JSON, one parameter a line, the keys sorted. */
