@@ -95,6 +95,27 @@ class CdiSpecStoreTest {
     }
 
     /**
+     * A driver writes its spec in place ({@code os.WriteFile}): a walk between the create and the write reads an empty
+     * spec, and the write that follows is only a change of a file's content, which must still ask for a walk.
+     */
+    @Test
+    void aSpecWrittenInPlaceAfterAWalkReadItEmptyIsFoundAtItsWrite() throws Exception {
+        Path cdi = Files.createDirectories(work.resolve("cdi"));
+        try (MetadataStore store = node(cdi, true)) {
+            Path host = MetadataFiles.create(work.resolve("plugin/dra-device-metadata/a_slow/r/metadata.json"),
+                    json("a", "slow", "S"));
+            Path spec = Files.createFile(cdi.resolve("gpu.example.com_metadata_uid-slow_r.json"));
+            store.refreshNow().get(10, TimeUnit.SECONDS);
+            assertTrue(store.nodeClaims().scopes().isEmpty(), "the empty spec names no file yet");
+            Path written = CdiSpecs.write(cdi, "uid-slow_r", host.toString(),
+                    TREE + "/resourceclaims/slow/r/gpu.example.com-metadata.json");
+            assertEquals(spec, written, "the spec is rewritten in place, not created anew");
+            Eventually.awaitTrue(WITHIN, "the spec's file is served once the spec is written", () -> store
+                    .nodeClaims().claim(new NodeClaims.Scope(ClaimKind.CLAIM, "a", "slow"), "slow").isPresent());
+        }
+    }
+
+    /**
      * The container tree is the default one. With {@code watch}, inotify as in production; without, slow polls, so
      * that only the first scan and a refresh can find a file in time.
      */

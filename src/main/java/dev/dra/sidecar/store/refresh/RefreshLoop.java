@@ -184,7 +184,7 @@ public final class RefreshLoop implements AutoCloseable {
 
     private void loop() {
         if (config.watch()) {
-            watching.start(requests);
+            watching.start(requests, source::walkReadsFilesOf);
             // Walk (that registers the directories) and look at every file (that puts a watch on each) now.
             requests.requestRescan();
             schedule.pollAt(System.nanoTime());

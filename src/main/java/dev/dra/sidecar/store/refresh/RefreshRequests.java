@@ -15,6 +15,7 @@ import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
+import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
 /**
@@ -37,14 +38,17 @@ final class RefreshRequests {
     private final List<CompletableFuture<MetadataSnapshot>> refreshes = new ArrayList<>();
 
     /**
-     * What the directory watcher reports: a new or removed entry asks for a walk; a changed file asks for a poll
-     * unless {@code fileWatchesOn} (then the file's own event says more).
+     * What the directory watcher reports: a new or removed entry asks for a walk, and so does a changed file of a
+     * directory whose files the walk reads ({@code walkReads}); another changed file asks for a poll unless
+     * {@code fileWatchesOn} (then the file's own event says more).
      */
-    DirectoryWatcher.Listener directoryListener(BooleanSupplier fileWatchesOn) {
+    DirectoryWatcher.Listener directoryListener(BooleanSupplier fileWatchesOn, Predicate<Path> walkReads) {
         return new DirectoryWatcher.Listener() {
             @Override
-            public void contentChanged() {
-                if (!fileWatchesOn.getAsBoolean()) {
+            public void contentChanged(Path directory) {
+                if (walkReads.test(directory)) {
+                    treeChanged();
+                } else if (!fileWatchesOn.getAsBoolean()) {
                     poll.set(true);
                     wake.release();
                 }

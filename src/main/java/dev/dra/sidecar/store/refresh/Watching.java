@@ -9,6 +9,7 @@ import dev.dra.sidecar.store.watch.WatchMode;
 import java.nio.file.Path;
 import java.util.List;
 import java.util.Objects;
+import java.util.function.Predicate;
 import org.jboss.logging.Logger;
 
 /**
@@ -40,9 +41,13 @@ final class Watching implements AutoCloseable {
         }
     }
 
-    /** Sets the watches up, reporting to {@code requests}; says why files are polled if they get no watches. */
-    void start(RefreshRequests requests) {
-        directoryWatcher = DirectoryWatcher.start(requests.directoryListener(() -> fileWatcher != null));
+    /**
+     * Sets the watches up, reporting to {@code requests}; says why files are polled if they get no watches.
+     *
+     * @param walkReads whether the walk reads the files of a directory (then a change of one asks for a walk)
+     */
+    void start(RefreshRequests requests, Predicate<Path> walkReads) {
+        directoryWatcher = DirectoryWatcher.start(requests.directoryListener(() -> fileWatcher != null, walkReads));
         FileWatcher.Opened opened = FileWatcher.open(requests.fileListener());
         fileWatcher = opened.watcher();
         pollingReason = null;

@@ -58,6 +58,14 @@ public interface FileSource {
     String missingRootWarning();
 
     /**
+     * Whether {@link #scan} reads the files of {@code directory} (the CDI specs): then a file changed there in place
+     * may change what a scan finds.
+     */
+    default boolean walkReadsFilesOf(Path directory) {
+        return false;
+    }
+
+    /**
      * Whether a file's claim is known only from its decoded content (node mode: claims of several namespaces share
      * one store, and the store publishes {@link dev.dra.sidecar.snapshot.NodeClaims} beside its snapshot).
      */

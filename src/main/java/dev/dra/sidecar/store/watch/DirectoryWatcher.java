@@ -25,8 +25,8 @@ public final class DirectoryWatcher implements AutoCloseable {
 
     /** What the loop is told. */
     public interface Listener {
-        /** A file changed in place: a poll is enough. */
-        void contentChanged();
+        /** A file of {@code directory} changed in place. */
+        void contentChanged(Path directory);
 
         /** Entries appeared or vanished, or events were lost: the tree must be walked again. */
         void treeChanged();
@@ -114,7 +114,7 @@ public final class DirectoryWatcher implements AutoCloseable {
                 if (tree) {
                     listener.treeChanged();
                 } else {
-                    listener.contentChanged();
+                    listener.contentChanged((Path) key.watchable());
                 }
             }
         } catch (InterruptedException | ClosedWatchServiceException e) {
