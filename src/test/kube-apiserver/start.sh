@@ -2,16 +2,19 @@
 # Runs etcd and kube-apiserver (from build.sh) on 127.0.0.1, each on free ports, with a temporary data
 # directory and freshly generated certificates, until this script is stopped.
 #
-#   [DRA_KUBE_APISERVER_ADDRESS=<IPv4 address>] start.sh <state-dir>
+#   [DRA_KUBE_APISERVER_ADDRESS=<IPv4 address>] [DRA_KUBE_APISERVER_BIN=<file>] start.sh <state-dir>
 #
 # DRA_KUBE_APISERVER_ADDRESS: the address kube-apiserver listens on, advertises and is named by in its
 # certificate and the kubeconfig, instead of 127.0.0.1 (which its certificate names all the same); it must be an
 # address of this machine already. etcd stays on 127.0.0.1.
+# DRA_KUBE_APISERVER_BIN: the kube-apiserver binary to run instead of build.sh's (another release's).
 # When the API server answers /readyz, writes <state-dir>/kubeconfig (cluster admin, a bearer token; the
 # server's CA is embedded) and then <state-dir>/ready (the server URL, one line).
 # An outage on demand: while <state-dir>/stop-apiserver exists, kube-apiserver is stopped (etcd keeps running) and
 # <state-dir>/apiserver-stopped says so; once that file is removed, kube-apiserver starts again with the same
-# address, certificates and keys, and apiserver-stopped is removed when it answers /readyz (checked every 0.2 s). Stops both processes and
+# address, certificates and keys, and apiserver-stopped is removed when it answers /readyz (checked every 0.2 s).
+# It starts again from the binary <state-dir>/apiserver-binary names, when that file is there (another release's,
+# for an upgrade or a downgrade of the control plane). Stops both processes and
 # deletes the data directory on SIGTERM, SIGINT, SIGHUP, on either process exiting, and when the process that
 # started it dies (checked every second), however that one ends; if this script is killed outright, the kernel
 # kills both processes (only the data directory under $TMPDIR is then left behind).
@@ -23,9 +26,10 @@ here="$(cd "$(dirname "$0")" && pwd)"
 state="${1:?usage: start.sh <state-dir>}"
 parent=$PPID
 mkdir -p "$state"
-rm -f "$state/ready" "$state/kubeconfig" "$state/stop-apiserver" "$state/apiserver-stopped"
+rm -f "$state/ready" "$state/kubeconfig" "$state/stop-apiserver" "$state/apiserver-stopped" "$state/apiserver-binary"
 
 bin="$("$here/build.sh")/bin"
+apiserver="${DRA_KUBE_APISERVER_BIN:-$bin/kube-apiserver}"
 run="$(mktemp -d "${TMPDIR:-/tmp}/dra-kube-apiserver.XXXXXX")"
 etcd_pid=""
 api_pid=""
@@ -83,7 +87,7 @@ setpriv --pdeathsig KILL "$bin/etcd" --name dra-test --data-dir "$run/etcd" \
 etcd_pid=$!
 
 start_apiserver() {
-  setpriv --pdeathsig KILL "$bin/kube-apiserver" \
+  setpriv --pdeathsig KILL "$apiserver" \
   --bind-address="$address" --advertise-address="$address" --secure-port="$api_port" \
   --endpoint-reconciler-type=none \
   --etcd-servers="http://127.0.0.1:$etcd_port" \
@@ -150,6 +154,8 @@ while true; do
     echo "kube-apiserver stopped on demand at $(date -u +%FT%T.%3NZ)" >&2
     : >"$state/apiserver-stopped"
   elif [ ! -e "$state/stop-apiserver" ] && [ -z "$api_pid" ]; then
+    [ ! -f "$state/apiserver-binary" ] || apiserver="$(cat "$state/apiserver-binary")"
+    echo "kube-apiserver starting again: $apiserver" >&2
     start_apiserver
     await_ready
     echo "kube-apiserver started again at $(date -u +%FT%T.%3NZ)" >&2

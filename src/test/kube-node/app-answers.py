@@ -3,7 +3,9 @@ reads its devices would, and records every answer, so that the test reads afterw
 
     python3 -c "<this file>" <path> <out-file> <gets-per-second> <long-pollers>
 
-<path> is requested on http://127.0.0.1:8089 (the sidecar's API in the pod), each time on a new connection:
+<path> is requested on http://127.0.0.1:8089 (the sidecar's API in the pod), or, where node mode's injection gave
+the container DRA_METADATA_URL, on that URL with the container's token (/var/run/secrets/dra-metadata/token, read
+for each request), each time on a new connection:
 - one thread sends a plain GET every 1/<gets-per-second> s (on a fixed schedule: a slow answer is not followed by
   a burst);
 - <long-pollers> threads (0 for none) each long-poll it without end (`waitForChange=true&lastEtag=<the ETag of
@@ -18,6 +20,7 @@ whatever its generation, and a torn or different one has another). Stops at SIGT
 """
 import hashlib
 import http.client
+import os
 import re
 import sys
 import threading
@@ -26,15 +29,21 @@ import urllib.parse
 
 PATH, OUT, RATE, POLLERS = sys.argv[1], sys.argv[2], float(sys.argv[3]), int(sys.argv[4])
 GENERATION = re.compile(rb'"generation":\s*(\d+)')
+AGENT = urllib.parse.urlsplit(os.environ.get("DRA_METADATA_URL", "http://127.0.0.1:8089"))
+TOKEN = "/var/run/secrets/dra-metadata/token"
 LOCK = threading.Lock()
 OUT_FILE = open(OUT, "a", buffering=1)
 
 
 def ask(path):
     """One request on a new connection: (status, body, etag); status 0 when no answer came."""
-    conn = http.client.HTTPConnection("127.0.0.1", 8089, timeout=40)
+    conn = http.client.HTTPConnection(AGENT.hostname, AGENT.port or 80, timeout=40)
     try:
-        conn.request("GET", path)
+        headers = {}
+        if "DRA_METADATA_URL" in os.environ:
+            with open(TOKEN) as token:
+                headers["Authorization"] = "Bearer " + token.read().strip()
+        conn.request("GET", path, headers=headers)
         response = conn.getresponse()
         return response.status, response.read(), response.getheader("ETag")
     except (OSError, http.client.HTTPException):

@@ -6,7 +6,7 @@
 # attribute-drivers.sh, attributes.example.com (no metadata files) and files.example.com (metadata files), whose
 # devices carry attributes; all from build.sh.
 #
-#   start.sh <state-dir>
+#   [DRA_KUBE_RELEASE=<minor>] start.sh <state-dir>      (another release's Kubernetes commands: releases.sh)
 #
 # kube-apiserver listens on the node's address (<state-dir>/ready and the kubeconfig name it), which pods reach too.
 # When the node is usable (Node Ready and untainted, each of the three drivers' ResourceSlice published, the
@@ -14,14 +14,16 @@
 # attributes.example.com and mixed.example.com (attribute-drivers.sh), the default ServiceAccount), writes
 # <state-dir>/kubeconfig and then <state-dir>/ready (the server URL). <state-dir>/env holds the node's facts for the
 # tests (containerd socket, ctr, app image name, the node's and the test driver's names, its plugin directory, the
-# directory of containerd's registry hosts, and attribute-drivers.sh's keys: the attribute drivers' names, devices
-# files and plugin directories). Logs: <state-dir>/<component>.log.
+# directory of containerd's registry hosts, releases.sh's keys (the releases and binaries run) and
+# attribute-drivers.sh's (the attribute drivers' names, devices files and plugin directories).
+# Logs: <state-dir>/<component>.log.
 #
-# The node: name dra-test-node, address 198.18.0.1 on the link dra-node0 (a bridge without ports); pods get their own network
-# namespace through the CNI plugins bridge (dra-cni0, 198.18.1.1/24, no gateway, no masquerading) and
+# The node: name dra-test-node, address 198.18.0.1 on the link dra-node0 (a bridge without ports); pods get their
+# own network namespace through the CNI plugins bridge (dra-cni0, 198.18.1.1/24, no gateway, no masquerading) and
 # host-local (198.18.1.0/24), so kubelet probes the pod IP, and one route, to the node's address via the bridge, as
-# a cluster's network routes pods to their node (status.hostIP, where the node-mode agent listens). 198.18.0.0/15 (the benchmarking range) is
-# unreachable beyond those addresses and the pods have no default route: nothing leaves the machine.
+# a cluster's network routes pods to their node (status.hostIP, where the node-mode agent listens). 198.18.0.0/15
+# (the benchmarking range) is unreachable beyond those addresses and the pods have no default route: nothing leaves
+# the machine.
 # The host's sysctls stay untouched: kubelet runs in its own mount namespace in which read-only files over
 # /proc/sys hold the values it wants; /var/lib/kubelet is an rshared mount so that its pod volumes reach
 # containerd. The app image (app-image.sh: busybox, curl, python3) is imported and is also the sandbox image.
@@ -36,9 +38,9 @@
 # lists what was left, removes it and runs the same check against the killed run's start before it goes on.
 # While the node runs, component.sh stops one of containerd, kubelet, kube-scheduler, kube-controller-manager,
 # test-driver, attribute-driver or attribute-file-driver (SIGTERM, as a service manager does) and starts it again
-# with the same command line and state: a request file in <state-dir>/control that the loop below honours (a
-# stopped component is not "a component that exited"); whatever is stopped when the node ends is simply not
-# running, and the cleanup and check are the same.
+# with the same command line and state: a request file in <state-dir>/control that the loop below honours
+# (control.sh; a stopped component is not "a component that exited"); whatever is stopped when the node ends is
+# simply not running, and the cleanup and check are the same.
 # Exit status: 0 after a stop that left nothing; 3 without a Go toolchain (from build.sh); 1 on any failure, a
 # component that exited, or anything left behind; the reason (each leftover, one a line) is on stderr.
 set -euo pipefail
@@ -64,6 +66,11 @@ exec 8>/run/dra-test-node.lock
 flock -w 5 8 || { echo "a real node already runs on this machine (lock /run/dra-test-node.lock)" >&2; exit 1; }
 
 bin="$("$here/build.sh")/bin"
+# The Kubernetes commands (k8s), of build.sh's release or DRA_KUBE_RELEASE's, and the handler of component.sh.
+# shellcheck source=releases.sh
+source "$here/releases.sh"
+# shellcheck source=control.sh
+source "$here/control.sh"
 for tool in runc ip iptables-save unshare setpriv kubectl; do
   command -v "$tool" >/dev/null || { echo "the real node needs $tool" >&2; exit 1; }
 done
@@ -196,7 +203,7 @@ CNI
 # The API server next (it takes the longest), on the node's address, as a cluster's pods reach theirs: pods route to
 # the node's address (the sidecar's resource-API source calls it from a pod's network namespace).
 mkdir -p "$state/apiserver"
-(run_marked TERM env DRA_KUBE_APISERVER_ADDRESS="$node_ip" bash "$here/../kube-apiserver/start.sh" "$state/apiserver") \
+(run_marked TERM env DRA_KUBE_APISERVER_ADDRESS="$node_ip" DRA_KUBE_APISERVER_BIN="${k8s[kube-apiserver]}" bash "$here/../kube-apiserver/start.sh" "$state/apiserver") \
   >"$state/apiserver.log" 2>&1 &
 pids+=($!)
 names+=(apiserver)
@@ -306,16 +313,16 @@ logging:
   - filePattern: dra_plugin_manager
     verbosity: 3
 YAML
-start_process kubelet unshare --mount --propagation unchanged -- sh -c "${sysctl_mounts}exec $bin/kubelet \
+start_process kubelet unshare --mount --propagation unchanged -- sh -c "${sysctl_mounts}exec ${k8s[kubelet]} \
   --config=$run/kubelet.yaml --kubeconfig=$kubeconfig --hostname-override=$node --node-ip=$node_ip"
-start_process kube-scheduler "$bin/kube-scheduler" --kubeconfig="$kubeconfig" --authentication-kubeconfig="$kubeconfig" \
+start_process kube-scheduler "${k8s[kube-scheduler]}" --kubeconfig="$kubeconfig" --authentication-kubeconfig="$kubeconfig" \
   --authorization-kubeconfig="$kubeconfig" --leader-elect=false --bind-address=127.0.0.1 --secure-port=0
 # The namespace controller empties a deleted namespace (the tests end by deleting theirs): without it the pods and
 # claims of every test would stay, run and hold the driver's 16 devices until the node ends.
-start_process kube-controller-manager "$bin/kube-controller-manager" --kubeconfig="$kubeconfig" \
+start_process kube-controller-manager "${k8s[kube-controller-manager]}" --kubeconfig="$kubeconfig" \
   --leader-elect=false --bind-address=127.0.0.1 --secure-port=0 --root-ca-file="$run/ca.crt" \
   --controllers=namespace-controller,serviceaccount-controller,root-ca-certificate-publisher-controller,resourceclaim-controller,node-lifecycle-controller,garbage-collector-controller,deployment-controller,replicaset-controller,daemonset-controller
-start_process test-driver "$bin/test-driver" --kubeconfig="$kubeconfig" kubelet-plugin --node-name="$node" \
+start_process test-driver "${k8s[test-driver]}" --kubeconfig="$kubeconfig" kubelet-plugin --node-name="$node" \
   --enable-device-metadata --num-devices=16
 start_attribute_drivers
 
@@ -347,29 +354,6 @@ wait_for "the drivers' ResourceSlices" 60 slices_published
 wait_for "the default ServiceAccount" 60 "${k[@]}" get serviceaccount default -n default
 
 # control <stop|start> <component>: what component.sh asks; prints the answer ("ok ..." or why not).
-control() {
-  local verb=$1 name=$2 i
-  for i in "${!names[@]}"; do
-    [ "${names[i]}" = "$name" ] && [ "$name" != apiserver ] || continue
-    case "$verb" in
-      stop)
-        [ -n "${pids[i]}" ] || { echo "$name is not running"; return; }
-        stop_process "${pids[i]}"
-        wait "${pids[i]}" 2>/dev/null || true
-        pids[i]=""
-        echo "ok $name stopped" ;;
-      start)
-        [ -z "${pids[i]}" ] || { echo "$name is running already"; return; }
-        echo "--- started again by component.sh" >>"$state/$name.log"
-        (eval "run_marked KILL ${commands[i]}") >>"$state/$name.log" 2>&1 &
-        pids[i]=$!
-        echo "ok $name started, pid ${pids[i]}" ;;
-      *) echo "unknown request $verb" ;;
-    esac
-    return
-  done
-  echo "no component $name (one of: ${names[*]/apiserver/})"
-}
 mkdir -p "$state/control"
 rm -f "$state/control/"*
 cat >"$state/env" <<ENV
@@ -380,19 +364,21 @@ node=$node
 driver=$driver
 plugin_dir=/var/lib/kubelet/plugins/$driver
 registry_hosts_dir=$run/containerd/certs.d
+$(k8s_env)
 $(attribute_drivers_env)
 ENV
 cp "$kubeconfig" "$state/kubeconfig"
 cat "$state/apiserver/ready" >"$state/ready"
+echo "node $node of Kubernetes $release, kubelet $kubelet_release" >&2
 echo "node $node usable in $(( ($(date +%s%N) - started) / 1000000 )) ms" >&2
 
 while true; do
   check_processes
   kill -0 "$parent" 2>/dev/null || exit 0
   if [ -f "$state/control/request" ]; then
-    read -r verb name <"$state/control/request" || true
+    read -r verb name dir <"$state/control/request" || true
     rm -f "$state/control/request"
-    control "${verb:-}" "${name:-}" >"$state/control/answer.tmp" 2>&1
+    control "${verb:-}" "${name:-}" "${dir:-}" >"$state/control/answer.tmp" 2>&1
     mv "$state/control/answer.tmp" "$state/control/answer"
   fi
   sleep 0.1

@@ -1,5 +1,7 @@
 package dev.dra.sidecar.node;
 
+import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.GoTools;
 import dev.dra.sidecar.testsupport.ScriptedComponent;
 import dev.dra.sidecar.testsupport.Unavailable;
 import java.io.IOException;
@@ -8,6 +10,8 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import java.util.stream.Stream;
@@ -44,6 +48,12 @@ final class KubeNode implements AutoCloseable {
      */
     static final String ATTRIBUTE_FILE_DRIVER = "files.example.com";
     static final String ATTRIBUTE_FILE_DRIVER_COMPONENT = "attribute-file-driver";
+    /**
+     * The environment variable naming another Kubernetes release to run (start.sh's {@code DRA_KUBE_RELEASE}, one of
+     * {@code src/test/kube-node/releases}); the node's {@code env} says which release ran.
+     */
+    static final String RELEASE = "DRA_KUBE_RELEASE";
+    private static final Duration APISERVER_RESTART = Duration.ofSeconds(90);
     private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(90);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(240);
     private static final Duration STOP_GRACE = Duration.ofSeconds(90);
@@ -52,7 +62,8 @@ final class KubeNode implements AutoCloseable {
     final String kubeconfig;
     /**
      * The node's facts from start.sh's {@code env} file: containerd_socket, ctr, app_image, node, driver, plugin_dir,
-     * registry_hosts_dir, and the attribute drivers' keys (see {@link #ATTRIBUTE_DRIVER},
+     * registry_hosts_dir, release and kubelet_release (versions), kube_apiserver, kubelet, kube_scheduler,
+     * kube_controller_manager and test_driver (the binaries started), and the attribute drivers' keys (see {@link #ATTRIBUTE_DRIVER},
      * {@link #ATTRIBUTE_FILE_DRIVER}).
      */
     final Map<String, String> env;
@@ -75,8 +86,11 @@ final class KubeNode implements AutoCloseable {
         }
         ScriptedComponent.build(TESTS, "kube-apiserver and etcd", Path.of("src/test/kube-apiserver/build.sh"),
                 STATE.resolve("apiserver-build.log"), BUILD_TIMEOUT);
-        ScriptedComponent.build(TESTS, "the node's binaries", SCRIPTS.resolve("build.sh"),
-                STATE.resolve("node-build.log"), BUILD_TIMEOUT);
+        releaseBin(null);
+        String release = System.getenv(RELEASE);
+        if (release != null && !release.isEmpty()) {
+            releaseBin(release);
+        }
         return new KubeNode(ScriptedComponent.start("the real node", SCRIPTS.resolve("start.sh"), STATE,
                 START_TIMEOUT, STOP_GRACE));
     }
@@ -106,10 +120,67 @@ final class KubeNode implements AutoCloseable {
      * @throws IllegalStateException when start.sh refuses (not running, running already) or does not answer
      */
     void component(String verb, String name) {
+        component(verb, name, "");
+    }
+
+    /**
+     * Starts one stopped Kubernetes command of the node (kubelet, kube-scheduler, kube-controller-manager,
+     * test-driver) again with the same command line and state but {@code binDir}'s binary of that name (another
+     * release's, {@link #releaseBin}), as an upgrade or a downgrade replaces it; that binary stays the command's.
+     */
+    void startFrom(String name, Path binDir) {
+        component("start", name, binDir.toString());
+    }
+
+    /**
+     * The directory of {@code release}'s Kubernetes commands (build.sh {@code --release}, built where the cache lacks
+     * them; {@code null} or build.sh's own release: build.sh's own binaries).
+     */
+    static Path releaseBin(String release) throws Unavailable {
+        release = other(release);
+        String log = release == null ? "node-build.log" : "release-" + release + "-build.log";
+        return GoTools.printedPath(TESTS, release == null ? "the node's binaries" : "Kubernetes " + release
+                + "'s commands", SCRIPTS.resolve("build.sh"), STATE.resolve(log),
+                release == null ? new String[0] : new String[] {"--release", release}).resolve("bin");
+    }
+
+    /**
+     * {@code release}'s binary of the Kubernetes command {@code command} (built where the cache lacks it), which may
+     * not exist: a release builds only the commands its module names. build.sh's own release's kube-apiserver is
+     * src/test/kube-apiserver's.
+     */
+    static Path releaseCommand(String release, String command) throws Unavailable {
+        if (other(release) == null && command.equals("kube-apiserver")) {
+            return GoTools.printedPath(TESTS, "kube-apiserver and etcd", Path.of("src/test/kube-apiserver/build.sh"),
+                    STATE.resolve("apiserver-build.log")).resolve("bin").resolve(command);
+        }
+        return releaseBin(release).resolve(command);
+    }
+
+    /**
+     * The k8s.io/kubernetes version {@code release} builds ({@code null} or build.sh's own release: build.sh's own),
+     * e.g. {@code v1.36.3}.
+     */
+    static String releaseVersion(String release) {
+        release = other(release);
+        Path goMod = SCRIPTS.resolve(release == null ? "kubernetes" : "releases/" + release).resolve("go.mod");
+        try (Stream<String> lines = Files.lines(goMod)) {
+            return lines.filter(line -> line.startsWith("require k8s.io/kubernetes ")).findFirst().orElseThrow()
+                    .substring("require k8s.io/kubernetes ".length()).strip();
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
+        }
+    }
+
+    private void component(String verb, String name, String binDir) {
         long started = System.nanoTime();
         try {
-            Process process = new ProcessBuilder("bash", SCRIPTS.resolve("component.sh").toString(), STATE.toString(),
-                    verb, name).redirectErrorStream(true).start();
+            List<String> command = new ArrayList<>(List.of("bash", SCRIPTS.resolve("component.sh").toString(),
+                    STATE.toString(), verb, name));
+            if (!binDir.isEmpty()) {
+                command.add(binDir);
+            }
+            Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
             String out = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
             if (!process.waitFor(60, TimeUnit.SECONDS) || process.exitValue() != 0) {
                 throw new IllegalStateException("component.sh " + verb + " " + name + " failed: " + out);
@@ -121,6 +192,36 @@ final class KubeNode implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new IllegalStateException(e);
         }
+    }
+
+    /**
+     * Stops kube-apiserver (etcd keeps running) and starts it again on the same state from {@code binary} (another
+     * release's, for an upgrade or a downgrade of the control plane); returns once it answers {@code /readyz}.
+     */
+    void restartApiServerFrom(Path binary) throws IOException {
+        Path apiserver = STATE.resolve("apiserver");
+        Path stop = apiserver.resolve("stop-apiserver");
+        Path stopped = apiserver.resolve("apiserver-stopped");
+        Files.writeString(apiserver.resolve("apiserver-binary"), binary.toString());
+        Files.writeString(stop, "");
+        Eventually.awaitTrue(APISERVER_RESTART, "kube-apiserver stopped", () -> Files.exists(stopped));
+        Files.delete(stop);
+        Eventually.awaitTrue(APISERVER_RESTART, "kube-apiserver " + binary + " ready (target/kube-node/apiserver.log)",
+                () -> !Files.exists(stopped));
+    }
+
+    /**
+     * {@code release} (one of src/test/kube-node/releases), or {@code null} where it is build.sh's own
+     * (kubernetes/go.mod's minor release).
+     */
+    private static String other(String release) {
+        if (release == null || Files.isDirectory(SCRIPTS.resolve("releases").resolve(release))) {
+            return release;
+        }
+        if (releaseVersion(null).startsWith("v" + release + ".")) {
+            return null;
+        }
+        throw new IllegalArgumentException("no Kubernetes release " + release + " in " + SCRIPTS.resolve("releases"));
     }
 
     /** SIGKILL to start.sh alone, as a crash would end it: its trap does not run, so the node's cleanup is left. */

@@ -20,9 +20,9 @@ import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 
 /**
- * A pod given the sidecar by deploy/kubernetes/injection (as shipped), whose app ({@code src/test/kube-node/
- * app-answers.py}) sends a GET for its claim's driver view 20 times a second and records every answer with its
- * times in an emptyDir; the test reads that file on the host (kubelet's pod directory), so what the app saw can
+ * A pod given the sidecar by deploy/kubernetes/injection (as shipped), or node mode ({@link #startNodeMode}), whose
+ * app ({@code src/test/kube-node/app-answers.py}) sends a GET for its claim's driver view 20 times a second and
+ * records every answer with its times in an emptyDir; the test reads that file on the host (kubelet's pod directory), so what the app saw can
  * be read while kubelet or containerd is down. Every status of the pod the API server gets is kept from the start
  * (a watch), so that a test can say what kubelet reported throughout.
  */
@@ -74,17 +74,44 @@ final class LoopingApp implements AutoCloseable {
         pods.applyInjection();
         String namespace = node.restrictedNamespace(prefix, AppPods.optIn());
         node.create(namespace, ClaimManifests.GPU_CLAIM);
-        String path = "/claims/gpu-claim/gpu/drivers/" + node.node().env.get("driver");
-        List<String> command = List.of("/usr/bin/python3", "-c", Files.readString(SCRIPT), path, "/answers/answers",
-                Integer.toString(GETS_PER_SECOND), "0");
-        Pod pod = new PodBuilder(pods.app(namespace, "app", command, AppPods.claim("gpu", "gpu-claim"))).editSpec()
-                .withTerminationGracePeriodSeconds(2L)
-                .addNewVolume().withName("answers").withNewEmptyDir().endEmptyDir().endVolume()
-                .editFirstContainer().addNewVolumeMount().withName("answers").withMountPath("/answers").endVolumeMount()
-                .endContainer().endSpec().build();
+        Pod pod = looping(pods.app(namespace, "app", command(node), AppPods.claim("gpu", "gpu-claim")));
         // The policy reaches admission through an informer: a dry run shows when it injects.
         Eventually.await(Duration.ofSeconds(60), () -> node.client().resource(pod).dryRun().create(),
                 p -> !p.getSpec().getInitContainers().isEmpty(), "the injection policy in effect");
+        return started(node, namespace, pod);
+    }
+
+    /**
+     * The same app in a pod of node mode (deploy/kubernetes/node's injection, applied by {@link NodeAgent#deploy}):
+     * it asks the node's agent with its container's token. In a new namespace {@code <prefix>-<n>} that opts in, once
+     * the app has its first {@code 200}.
+     */
+    static LoopingApp startNodeMode(KubeNodeExtension node, String prefix) throws Exception {
+        String namespace = node.restrictedNamespace(prefix, AppPods.optIn());
+        node.create(namespace, ClaimManifests.GPU_CLAIM);
+        Pod pod = new PodBuilder(looping(NodeAgent.app(node, namespace, "app", "{claims: [{name: gpu}]}",
+                "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", "true"))).editSpec()
+                .editFirstContainer().withCommand(command(node)).endContainer().endSpec().build();
+        return started(node, namespace, pod);
+    }
+
+    /** app-answers.py asking for the claim's driver view 20 times a second, writing to /answers/answers. */
+    private static List<String> command(KubeNodeExtension node) throws IOException {
+        String path = "/claims/gpu-claim/gpu/drivers/" + node.node().env.get("driver");
+        return List.of("/usr/bin/python3", "-c", Files.readString(SCRIPT), path, "/answers/answers",
+                Integer.toString(GETS_PER_SECOND), "0");
+    }
+
+    /** {@code pod} with the answers' emptyDir mounted at /answers in its first container. */
+    private static Pod looping(Pod pod) {
+        return new PodBuilder(pod).editSpec().withTerminationGracePeriodSeconds(2L)
+                .addNewVolume().withName("answers").withNewEmptyDir().endEmptyDir().endVolume()
+                .editFirstContainer().addNewVolumeMount().withName("answers").withMountPath("/answers").endVolumeMount()
+                .endContainer().endSpec().build();
+    }
+
+    private static LoopingApp started(KubeNodeExtension node, String namespace, Pod pod) {
+        AppPods pods = node.pods();
         Pod created = node.client().resource(pod).create();
         Pod running = Eventually.await(AppPods.POD_START, () -> pods.get(created),
                 p -> AppPods.running(p, AppPods.APP) && AppPods.ready(p), "pod " + namespace + "/app Ready");

@@ -95,8 +95,9 @@ class CdiSpecStoreTest {
     }
 
     /**
-     * A driver writes its spec in place ({@code os.WriteFile}): a walk between the create and the write reads an empty
-     * spec, and the write that follows is only a change of a file's content, which must still ask for a walk.
+     * A driver on the v0.36 helper writes its spec in place ({@code os.WriteFile}): a walk between the create and the
+     * write reads an empty spec, and the write that follows is only a change of a file's content, which must still
+     * ask for a walk.
      */
     @Test
     void aSpecWrittenInPlaceAfterAWalkReadItEmptyIsFoundAtItsWrite() throws Exception {

@@ -28,13 +28,14 @@ public final class GoTools {
     }
 
     /**
-     * The path that {@code script} (a script with build.sh's contract: exit 3 without a Go toolchain) prints last,
-     * with what it printed in {@code log}.
+     * The path that {@code script} (a script with build.sh's contract: exit 3 without a Go toolchain), given
+     * {@code args}, prints last, with what it printed in {@code log}.
      *
      * @throws Unavailable when there is no Go toolchain: "{@code whoNeedsIt} need Go to build {@code what}..."
      */
-    public static Path printedPath(String whoNeedsIt, String what, Path script, Path log) throws Unavailable {
-        ScriptedComponent.build(whoNeedsIt, what, script, log, BUILD_TIMEOUT);
+    public static Path printedPath(String whoNeedsIt, String what, Path script, Path log, String... args)
+            throws Unavailable {
+        ScriptedComponent.build(whoNeedsIt, what, script, log, BUILD_TIMEOUT, args);
         try {
             List<String> lines = Files.readAllLines(log);
             return Path.of(lines.get(lines.size() - 1).strip());

@@ -5,7 +5,9 @@ import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 
@@ -31,18 +33,21 @@ public final class ScriptedComponent implements AutoCloseable {
     }
 
     /**
-     * Runs {@code script} (a build.sh that builds {@code what}, reusing its cache) with its output in {@code log}.
+     * Runs {@code script} (a build.sh that builds {@code what}, reusing its cache) with {@code args} and its output in
+     * {@code log}.
      *
      * @throws Unavailable when there is no Go toolchain: "{@code whoNeedsIt} need Go to build {@code what}: " and the
      *         script's reason
      * @throws IllegalStateException when the build fails or takes longer than {@code timeout}, with the log
      */
-    public static void build(String whoNeedsIt, String what, Path script, Path log, Duration timeout)
+    public static void build(String whoNeedsIt, String what, Path script, Path log, Duration timeout, String... args)
             throws Unavailable {
         System.err.println(what + ": " + script + " (reuses its cache; a first build takes long), log: " + log);
         try {
             Files.createDirectories(log.getParent());
-            Process build = new ProcessBuilder("bash", script.toString())
+            List<String> command = new ArrayList<>(List.of("bash", script.toString()));
+            command.addAll(List.of(args));
+            Process build = new ProcessBuilder(command)
                     .redirectErrorStream(true).redirectOutput(log.toFile()).start();
             if (!build.waitFor(timeout.toMinutes(), TimeUnit.MINUTES)) {
                 build.descendants().forEach(ProcessHandle::destroy);

@@ -1,0 +1,12 @@
+//go:build tools
+
+// Package tools pins the Kubernetes 1.38 commands build.sh --release 1.38 builds: the control plane, the node (but its kubelet) and
+// upstream's DRA test driver, all of release v1.38.0-beta.0.
+package tools
+
+import (
+	_ "k8s.io/kubernetes/cmd/kube-apiserver"
+	_ "k8s.io/kubernetes/cmd/kube-controller-manager"
+	_ "k8s.io/kubernetes/cmd/kube-scheduler"
+	_ "k8s.io/kubernetes/test/e2e/dra/test-driver"
+)
