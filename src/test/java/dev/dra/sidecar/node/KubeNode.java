@@ -63,8 +63,8 @@ final class KubeNode implements AutoCloseable {
     /**
      * The node's facts from start.sh's {@code env} file: containerd_socket, ctr, app_image, node, driver, plugin_dir,
      * registry_hosts_dir, release and kubelet_release (versions), kube_apiserver, kubelet, kube_scheduler,
-     * kube_controller_manager and test_driver (the binaries started), and the attribute drivers' keys (see {@link #ATTRIBUTE_DRIVER},
-     * {@link #ATTRIBUTE_FILE_DRIVER}).
+     * kube_controller_manager and test_driver (the binaries started), and the attribute drivers' keys (see
+     * {@link #ATTRIBUTE_DRIVER}, {@link #ATTRIBUTE_FILE_DRIVER}).
      */
     final Map<String, String> env;
 

@@ -22,9 +22,9 @@ import java.util.concurrent.CopyOnWriteArrayList;
 /**
  * A pod given the sidecar by deploy/kubernetes/injection (as shipped), or node mode ({@link #startNodeMode}), whose
  * app ({@code src/test/kube-node/app-answers.py}) sends a GET for its claim's driver view 20 times a second and
- * records every answer with its times in an emptyDir; the test reads that file on the host (kubelet's pod directory), so what the app saw can
- * be read while kubelet or containerd is down. Every status of the pod the API server gets is kept from the start
- * (a watch), so that a test can say what kubelet reported throughout.
+ * records every answer with its times in an emptyDir; the test reads that file on the host (kubelet's pod
+ * directory), so what the app saw can be read while kubelet or containerd is down. Every status of the pod the API
+ * server gets is kept from the start (a watch), so that a test can say what kubelet reported throughout.
  */
 final class LoopingApp implements AutoCloseable {
 

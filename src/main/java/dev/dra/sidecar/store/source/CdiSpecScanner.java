@@ -62,7 +62,7 @@ final class CdiSpecScanner implements FileSource {
                 + "node's " + cdiDir + " into the agent (read-only), or set dra.metadata.cdi-dir.";
     }
 
-    /** The specs are read by every scan: one written in place (a driver's {@code os.WriteFile}) changes what it finds. */
+    /** Every scan reads the specs: one written in place (a driver's {@code os.WriteFile}) changes what it finds. */
     @Override
     public boolean walkReadsFilesOf(Path directory) {
         return cdiDir.equals(directory);
