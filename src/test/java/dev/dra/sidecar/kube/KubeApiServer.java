@@ -1,11 +1,8 @@
 package dev.dra.sidecar.kube;
 
-import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.ApiServerOutage;
 import dev.dra.sidecar.testsupport.ScriptedComponent;
 import dev.dra.sidecar.testsupport.Unavailable;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 
@@ -26,7 +23,6 @@ final class KubeApiServer implements AutoCloseable {
     private static final Duration START_TIMEOUT = Duration.ofSeconds(90);
     private static final Duration STOP_GRACE = Duration.ofSeconds(15);
 
-    private static final Duration OUTAGE_STEP_TIMEOUT = Duration.ofSeconds(90);
 
     private final ScriptedComponent component;
     private final Path state;
@@ -66,24 +62,7 @@ final class KubeApiServer implements AutoCloseable {
      * once it answers {@code /readyz}.
      */
     Runnable stopForAWhile() {
-        Path stop = state.resolve("stop-apiserver");
-        Path stopped = state.resolve("apiserver-stopped");
-        try {
-            Files.writeString(stop, "");
-            Eventually.awaitTrue(OUTAGE_STEP_TIMEOUT, "kube-apiserver stopped (logs in " + state + ")",
-                    () -> Files.exists(stopped));
-        } catch (IOException e) {
-            throw new UncheckedIOException(e);
-        }
-        return () -> {
-            try {
-                Files.delete(stop);
-                Eventually.awaitTrue(OUTAGE_STEP_TIMEOUT, "kube-apiserver ready again (logs in " + state + ")",
-                        () -> !Files.exists(stopped));
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-        };
+        return ApiServerOutage.begin(state, null);
     }
 
     /** Stops the API server and etcd and waits for them (SIGTERM to the script, then SIGKILL to the whole tree). */

@@ -1,6 +1,6 @@
 package dev.dra.sidecar.node;
 
-import dev.dra.sidecar.testsupport.Eventually;
+import dev.dra.sidecar.testsupport.ApiServerOutage;
 import dev.dra.sidecar.testsupport.GoTools;
 import dev.dra.sidecar.testsupport.ScriptedComponent;
 import dev.dra.sidecar.testsupport.Unavailable;
@@ -53,7 +53,6 @@ final class KubeNode implements AutoCloseable {
      * {@code src/test/kube-node/releases}); the node's {@code env} says which release ran.
      */
     static final String RELEASE = "DRA_KUBE_RELEASE";
-    private static final Duration APISERVER_RESTART = Duration.ofSeconds(90);
     private static final Duration BUILD_TIMEOUT = Duration.ofMinutes(90);
     private static final Duration START_TIMEOUT = Duration.ofSeconds(240);
     private static final Duration STOP_GRACE = Duration.ofSeconds(90);
@@ -198,16 +197,8 @@ final class KubeNode implements AutoCloseable {
      * Stops kube-apiserver (etcd keeps running) and starts it again on the same state from {@code binary} (another
      * release's, for an upgrade or a downgrade of the control plane); returns once it answers {@code /readyz}.
      */
-    void restartApiServerFrom(Path binary) throws IOException {
-        Path apiserver = STATE.resolve("apiserver");
-        Path stop = apiserver.resolve("stop-apiserver");
-        Path stopped = apiserver.resolve("apiserver-stopped");
-        Files.writeString(apiserver.resolve("apiserver-binary"), binary.toString());
-        Files.writeString(stop, "");
-        Eventually.awaitTrue(APISERVER_RESTART, "kube-apiserver stopped", () -> Files.exists(stopped));
-        Files.delete(stop);
-        Eventually.awaitTrue(APISERVER_RESTART, "kube-apiserver " + binary + " ready (target/kube-node/apiserver.log)",
-                () -> !Files.exists(stopped));
+    void restartApiServerFrom(Path binary) {
+        ApiServerOutage.begin(STATE.resolve("apiserver"), binary).run();
     }
 
     /**
