@@ -8,6 +8,10 @@
 # certificate and the kubeconfig, instead of 127.0.0.1 (which its certificate names all the same); it must be an
 # address of this machine already. etcd stays on 127.0.0.1.
 # DRA_KUBE_APISERVER_BIN: the kube-apiserver binary to run instead of build.sh's (another release's).
+# DRA_KUBE_APISERVER_SERVICES=<IPv4 CIDR>: the Services' address range, whose first address (the Service
+# kubernetes, which pods reach through kube-proxy) its certificate names; the Service kubernetes then has this API
+# server as its endpoint. Without it: 10.96.0.0/16, and the Service kubernetes has no endpoint (nothing routes
+# Services).
 # When the API server answers /readyz, writes <state-dir>/kubeconfig (cluster admin, a bearer token; the
 # server's CA is embedded) and then <state-dir>/ready (the server URL, one line).
 # An outage on demand: while <state-dir>/stop-apiserver exists, kube-apiserver is stopped (etcd keeps running) and
@@ -63,8 +67,14 @@ openssl_quiet() { openssl "$@" 2>/dev/null; }
 openssl_quiet req -x509 -newkey rsa:2048 -nodes -days 2 -subj "/CN=dra-test-ca" \
   -keyout "$run/ca.key" -out "$run/ca.crt"
 openssl_quiet req -newkey rsa:2048 -nodes -subj "/CN=kube-apiserver" -keyout "$run/server.key" -out "$run/server.csr"
+services="${DRA_KUBE_APISERVER_SERVICES:-10.96.0.0/16}"
 sans="IP:127.0.0.1"
 [ "$address" = 127.0.0.1 ] || sans+=",IP:$address"
+reconciler=none
+if [ -n "${DRA_KUBE_APISERVER_SERVICES:-}" ]; then
+  sans+=",IP:$(python3 -c 'import ipaddress, sys; print(next(ipaddress.ip_network(sys.argv[1]).hosts()))' "$services")"
+  reconciler=lease
+fi
 printf 'subjectAltName=%s,DNS:localhost,DNS:kubernetes.default.svc\n' "$sans" >"$run/san.ext"
 openssl_quiet x509 -req -in "$run/server.csr" -CA "$run/ca.crt" -CAkey "$run/ca.key" -CAcreateserial -days 2 \
   -extfile "$run/san.ext" -out "$run/server.crt"
@@ -89,12 +99,12 @@ etcd_pid=$!
 start_apiserver() {
   setpriv --pdeathsig KILL "$apiserver" \
   --bind-address="$address" --advertise-address="$address" --secure-port="$api_port" \
-  --endpoint-reconciler-type=none \
+  --endpoint-reconciler-type="$reconciler" \
   --etcd-servers="http://127.0.0.1:$etcd_port" \
   --tls-cert-file="$run/server.crt" --tls-private-key-file="$run/server.key" --cert-dir="$run/certs" \
   --client-ca-file="$run/ca.crt" --token-auth-file="$run/tokens.csv" --authorization-mode=RBAC \
   --service-account-issuer=https://kubernetes.default.svc --service-account-key-file="$run/sa.pub" \
-  --service-account-signing-key-file="$run/sa.key" --service-cluster-ip-range=10.96.0.0/16 \
+  --service-account-signing-key-file="$run/sa.key" --service-cluster-ip-range="$services" \
   --enable-admission-plugins=PodSecurity \
   --kubelet-preferred-address-types=InternalIP \
   >>"$state/kube-apiserver.log" 2>&1 &

@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
 # Builds the real node's binaries once into a cache keyed by the go.mod and go.sum of kubernetes/ and
 # containerd/ and the sources of this repository's own commands, and prints the cache directory holding bin/:
-# kubelet, kube-scheduler, kube-controller-manager, test-driver (upstream's DRA test driver), attribute-driver (a
-# kubelet plugin on upstream's test driver whose devices carry attributes), pause (the pod sandbox's process),
-# containerd, ctr and containerd-shim-runc-v2. kube-apiserver and etcd come from ../kube-apiserver/build.sh;
+# kubelet, kube-proxy, kube-scheduler, kube-controller-manager, test-driver (upstream's DRA test driver),
+# attribute-driver (a kubelet plugin on upstream's test driver whose devices carry attributes), pause (the pod
+# sandbox's process), containerd, ctr and containerd-shim-runc-v2. kube-apiserver and etcd come from ../kube-apiserver/build.sh;
 # kubernetes/ pins the same versions as its module, so both builds share the Go build cache.
 #   build.sh [--cached]   --cached: build nothing; exit 4 when the cache does not hold the binaries yet
 #   build.sh --release <minor>
@@ -45,7 +45,7 @@ fi
 go_tool_cache kube-node .build-node "$here"/kubernetes/go.mod "$here"/kubernetes/go.sum \
   "$here"/kubernetes/pause/main.go "$here"/kubernetes/attribute-driver/main.go \
   "$here"/containerd/go.mod "$here"/containerd/go.sum
-binaries=(kubelet kube-scheduler kube-controller-manager test-driver attribute-driver pause containerd ctr
+binaries=(kubelet kube-proxy kube-scheduler kube-controller-manager test-driver attribute-driver pause containerd ctr
   containerd-shim-runc-v2)
 
 if [ "${1:-}" = --cached ]; then
@@ -61,7 +61,8 @@ build() {
   # The version the components report (Node status, /version), from the one go.mod pins.
   (cd "$here/kubernetes" && CGO_ENABLED=0 nice "$go_bin" build -mod=readonly -trimpath \
     -ldflags "-s -w $(go_tool_k8s_version_ldflags "$here/kubernetes/go.mod")" -o "$work/bin/" \
-    k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-scheduler k8s.io/kubernetes/cmd/kube-controller-manager \
+    k8s.io/kubernetes/cmd/kubelet k8s.io/kubernetes/cmd/kube-proxy k8s.io/kubernetes/cmd/kube-scheduler \
+    k8s.io/kubernetes/cmd/kube-controller-manager \
     k8s.io/kubernetes/test/e2e/dra/test-driver ./attribute-driver ./pause)
 }
 go_tool_build "the node's binaries" build "${binaries[@]}"

@@ -3,15 +3,16 @@
 # for an upgrade or a configuration change: the other components, and the pods, keep running.
 #
 #   component.sh <state-dir> stop|start <component> [<bin-dir>]
-#   <component>: containerd, kubelet, kube-scheduler, kube-controller-manager, test-driver (test-driver.cdi.k8s.io),
-#                attribute-driver (attributes.example.com) or attribute-file-driver (files.example.com)
+#   <component>: containerd, kubelet, kube-proxy, kube-scheduler, kube-controller-manager, test-driver
+#                (test-driver.cdi.k8s.io), attribute-driver (attributes.example.com) or attribute-file-driver
+#                (files.example.com)
 #
 # stop: SIGTERM, SIGKILL after 10 s, returns once the process is gone. start: the same command line as at the
 # node's start, with the same state (containerd's root, kubelet's /var/lib/kubelet and checkpoints, the driver's
 # plugin directory; an attribute driver's devices file as it is then), or, with <bin-dir> (a Kubernetes command:
-# kubelet, kube-scheduler, kube-controller-manager, test-driver), the same command line with <bin-dir>'s binary of
-# that name, another release's for an upgrade or a downgrade, and that one from then on; its output appended to
-# <state-dir>/<component>.log; returns once it is started (the caller waits for what it needs, e.g. a pod's status
+# kubelet, kube-proxy, kube-scheduler, kube-controller-manager, test-driver), the same command line with
+# <bin-dir>'s binary of that name, another release's for an upgrade or a downgrade, and that one from then on; its
+# output appended to <state-dir>/<component>.log; returns once it is started (the caller waits for what it needs, e.g. a pod's status
 # or the driver's registration). start.sh does the work (its components are its children) when it reads
 # <state-dir>/control/request; this script writes the request and prints start.sh's answer.
 # Exit status: 0 done; 1 refused (not running, running already, unknown name) or no answer within 30 s; 2 usage.

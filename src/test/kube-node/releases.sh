@@ -1,8 +1,8 @@
 # Sourced (not run) by start.sh: the node's Kubernetes commands, of build.sh's own release or another.
 #
-# DRA_KUBE_RELEASE=<minor> (the release matrix): kube-apiserver, kubelet, kube-scheduler, kube-controller-manager
-# and the test driver of that release (build.sh --release <minor>: releases/<minor>), and of build.sh's own release
-# (kubernetes/go.mod) what that release does not build (start.log names each). etcd, containerd, the pause and app
+# DRA_KUBE_RELEASE=<minor> (the release matrix): kube-apiserver, kubelet, kube-proxy, kube-scheduler,
+# kube-controller-manager and the test driver of that release (build.sh --release <minor>: releases/<minor>), and
+# of build.sh's own release (kubernetes/go.mod) what that release does not build (start.log names each). etcd, containerd, the pause and app
 # images and the attribute drivers are always build.sh's own.
 #
 # Needs here and bin (build.sh's bin/). Sets k8s (command name to binary, which start.sh's control changes when a
@@ -11,7 +11,7 @@
 # name with '_' for '-' (kube_apiserver, kubelet, ...).
 
 declare -A k8s
-for command in kubelet kube-scheduler kube-controller-manager test-driver; do k8s[$command]="$bin/$command"; done
+for command in kubelet kube-proxy kube-scheduler kube-controller-manager test-driver; do k8s[$command]="$bin/$command"; done
 k8s[kube-apiserver]="$("$here/../kube-apiserver/build.sh")/bin/kube-apiserver"
 k8s_version() { sed -n 's/^require k8s.io\/kubernetes \(v.*\)$/\1/p' "$1"; }
 release="$(k8s_version "$here/kubernetes/go.mod")"

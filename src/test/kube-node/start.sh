@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Runs a single-node Kubernetes on this machine until this script is stopped: kube-apiserver and etcd
-# (../kube-apiserver/start.sh), containerd (CDI on), kubelet, kube-scheduler, kube-controller-manager, the
+# (../kube-apiserver/start.sh), containerd (CDI on), kubelet, kube-proxy (kube-proxy.sh), kube-scheduler,
+# kube-controller-manager, the
 # upstream DRA test driver test-driver.cdi.k8s.io (`test-driver kubelet-plugin --enable-device-metadata
 # --num-devices=16`: devices without attributes, metadata files) and the two attribute drivers of
 # attribute-drivers.sh, attributes.example.com (no metadata files) and files.example.com (metadata files), whose
@@ -20,10 +21,11 @@
 #
 # The node: name dra-test-node, address 198.18.0.1 on the link dra-node0 (a bridge without ports); pods get their
 # own network namespace through the CNI plugins bridge (dra-cni0, 198.18.1.1/24, no gateway, no masquerading) and
-# host-local (198.18.1.0/24), so kubelet probes the pod IP, and one route, to the node's address via the bridge, as
-# a cluster's network routes pods to their node (status.hostIP, where the node-mode agent listens). 198.18.0.0/15
-# (the benchmarking range) is unreachable beyond those addresses and the pods have no default route: nothing leaves
-# the machine.
+# host-local (198.18.1.0/24), so kubelet probes the pod IP, and two routes via the bridge, as a cluster's network
+# routes pods to their node: to the node's address (status.hostIP, where the node-mode agent listens) and to the
+# Services' addresses (198.19.0.0/16; kube-proxy leads them to their endpoints; the Service kubernetes to the API
+# server). 198.18.0.0/15 (the benchmarking range) is unreachable beyond those addresses and the pods have no default
+# route: nothing leaves the machine.
 # The host's sysctls stay untouched: kubelet runs in its own mount namespace in which read-only files over
 # /proc/sys hold the values it wants; /var/lib/kubelet is an rshared mount so that its pod volumes reach
 # containerd. The app image (app-image.sh: busybox, curl, python3) is imported and is also the sandbox image.
@@ -36,8 +38,8 @@
 # no iptables rule naming its chains, links or range was added and the watched sysctls have the values they had
 # at its start. If this script is killed outright, the kernel kills the processes it started, and the next start
 # lists what was left, removes it and runs the same check against the killed run's start before it goes on.
-# While the node runs, component.sh stops one of containerd, kubelet, kube-scheduler, kube-controller-manager,
-# test-driver, attribute-driver or attribute-file-driver (SIGTERM, as a service manager does) and starts it again
+# While the node runs, component.sh stops one of containerd, kubelet, kube-proxy, kube-scheduler,
+# kube-controller-manager, test-driver, attribute-driver or attribute-file-driver (SIGTERM, as a service manager does) and starts it again
 # with the same command line and state: a request file in <state-dir>/control that the loop below honours
 # (control.sh; a stopped component is not "a component that exited"); whatever is stopped when the node ends is
 # simply not running, and the cleanup and check are the same.
@@ -57,6 +59,8 @@ source "$here/teardown.sh"
 # The attribute drivers: their devices files, start commands and DeviceClasses.
 # shellcheck source=attribute-drivers.sh
 source "$here/attribute-drivers.sh"
+# shellcheck source=kube-proxy.sh
+source "$here/kube-proxy.sh"
 
 [ "$(id -u)" = 0 ] || { echo "the real node needs root" >&2; exit 1; }
 # The lock is held while fd 8 is open: the processes this script starts inherit no descriptor but stdin, stdout
@@ -178,6 +182,9 @@ install -d -m 0750 /var/lib/kubelet/plugins "/var/lib/kubelet/plugins/$driver"
 ip link add "$node_link" type bridge   # no dummy driver on these kernels: a bridge without ports holds the address as well
 ip addr add "$node_ip/32" dev "$node_link"
 ip link set "$node_link" up
+# The Services' addresses, for the node's own processes (hostNetwork pods): kube-proxy sends a connection to a
+# Service on to its endpoint; one to no Service goes to the link without ports, no further.
+ip route add "$service_range" dev "$node_link"
 ip link add "$bridge" type bridge
 # A fixed address: a bridge without one takes the lowest of its ports' addresses, which changes as pods come and go,
 # and the pods' neighbour entries for it go stale (their packets to the node dropped until they resolve it again).
@@ -194,7 +201,7 @@ cat >"$run/cni/net.d/10-dra-test.conflist" <<CNI
       "type": "bridge", "bridge": "$bridge", "isGateway": false, "isDefaultGateway": false, "ipMasq": false,
       "hairpinMode": false,
       "ipam": { "type": "host-local", "dataDir": "$run/cni/ipam", "ranges": [[{ "subnet": "$pod_subnet", "rangeStart": "198.18.1.10" }]],
-                "routes": [{ "dst": "$node_ip/32" }] }
+                "routes": [{ "dst": "$node_ip/32" }, { "dst": "$service_range" }] }
     }
   ]
 }
@@ -203,7 +210,7 @@ CNI
 # The API server next (it takes the longest), on the node's address, as a cluster's pods reach theirs: pods route to
 # the node's address (the sidecar's resource-API source calls it from a pod's network namespace).
 mkdir -p "$state/apiserver"
-(run_marked TERM env DRA_KUBE_APISERVER_ADDRESS="$node_ip" DRA_KUBE_APISERVER_BIN="${k8s[kube-apiserver]}" bash "$here/../kube-apiserver/start.sh" "$state/apiserver") \
+(run_marked TERM env DRA_KUBE_APISERVER_ADDRESS="$node_ip" DRA_KUBE_APISERVER_SERVICES="$service_range" DRA_KUBE_APISERVER_BIN="${k8s[kube-apiserver]}" bash "$here/../kube-apiserver/start.sh" "$state/apiserver") \
   >"$state/apiserver.log" 2>&1 &
 pids+=($!)
 names+=(apiserver)
@@ -318,13 +325,15 @@ start_process kubelet unshare --mount --propagation unchanged -- sh -c "${sysctl
 start_process kube-scheduler "${k8s[kube-scheduler]}" --kubeconfig="$kubeconfig" --authentication-kubeconfig="$kubeconfig" \
   --authorization-kubeconfig="$kubeconfig" --leader-elect=false --bind-address=127.0.0.1 --secure-port=0
 # The namespace controller empties a deleted namespace (the tests end by deleting theirs): without it the pods and
-# claims of every test would stay, run and hold the driver's 16 devices until the node ends.
+# claims of every test would stay, run and hold the driver's 16 devices until the node ends. The EndpointSlice
+# controller lists a Service's endpoints, which kube-proxy routes to.
 start_process kube-controller-manager "${k8s[kube-controller-manager]}" --kubeconfig="$kubeconfig" \
   --leader-elect=false --bind-address=127.0.0.1 --secure-port=0 --root-ca-file="$run/ca.crt" \
-  --controllers=namespace-controller,serviceaccount-controller,root-ca-certificate-publisher-controller,resourceclaim-controller,node-lifecycle-controller,garbage-collector-controller,deployment-controller,replicaset-controller,daemonset-controller
+  --controllers=namespace-controller,serviceaccount-controller,endpointslice-controller,root-ca-certificate-publisher-controller,resourceclaim-controller,node-lifecycle-controller,garbage-collector-controller,deployment-controller,replicaset-controller,daemonset-controller
 start_process test-driver "${k8s[test-driver]}" --kubeconfig="$kubeconfig" kubelet-plugin --node-name="$node" \
   --enable-device-metadata --num-devices=16
 start_attribute_drivers
+start_kube_proxy
 
 k=(kubectl --kubeconfig "$kubeconfig")
 kubectl_apply() { "${k[@]}" apply -f - >/dev/null; }

@@ -12,6 +12,7 @@ node_ip=198.18.0.1
 bridge=dra-cni0
 bridge_cidr=198.18.1.1/24
 pod_subnet=198.18.1.0/24
+service_range=198.19.0.0/16   # the Services' addresses (kube-proxy.sh), inside reserved_range
 node_link=dra-node0
 reserved_range=198.18.0.0/15
 driver=test-driver.cdi.k8s.io
@@ -33,7 +34,9 @@ node_marker=DRA_TEST_NODE=1
 kubelet_sysctls="vm/overcommit_memory=1 vm/panic_on_oom=0 kernel/panic=10 kernel/panic_on_oops=1
 kernel/keys/root_maxkeys=1000000 kernel/keys/root_maxbytes=25000000"
 watched_sysctls="$(for setting in $kubelet_sysctls; do echo "${setting%=*}"; done)
-net/ipv4/ip_forward net/ipv4/conf/all/forwarding net/bridge/bridge-nf-call-iptables net/bridge/bridge-nf-call-ip6tables"
+net/ipv4/ip_forward net/ipv4/conf/all/forwarding net/bridge/bridge-nf-call-iptables net/bridge/bridge-nf-call-ip6tables
+net/ipv4/conf/all/route_localnet net/netfilter/nf_conntrack_max net/netfilter/nf_conntrack_tcp_timeout_established
+net/netfilter/nf_conntrack_tcp_timeout_close_wait"
 # iptables rules and chains that are the node's: kubelet's and the CNI plugins' chains, its links and its range.
 node_rule_pattern="KUBE-|CNI-|$bridge|$node_link|198\.1[89]\."
 
@@ -102,6 +105,7 @@ teardown_node() {
     [ -d "$cgroup" ] || continue
     find "$cgroup" -depth -type d -exec rmdir {} + 2>/dev/null || true
   done
+  remove_kube_chains
   ip route del unreachable "$reserved_range" 2>/dev/null || true
   ip link del "$node_link" 2>/dev/null || true
   ip link del "$bridge" 2>/dev/null || true
@@ -112,6 +116,24 @@ teardown_node() {
   rm -rf /var/lib/kubelet "$run"
   # The shim's fixed state directories (whatever containerd's state says); no other containerd runs here.
   [ -S /run/containerd/containerd.sock ] || rm -rf /run/containerd
+}
+
+# Removes kube-proxy's iptables chains (KUBE-*) and the rules that jump to them, in every table and family.
+remove_kube_chains() {
+  local cmd table rule rules chain chains
+  for cmd in iptables ip6tables; do
+    command -v "$cmd" >/dev/null || continue
+    for table in filter nat mangle raw; do
+      rules="$("$cmd" -t "$table" -S 2>/dev/null | grep -E -- '^-A [^ ]+ .*-j KUBE-' | grep -v -E -- '^-A KUBE-' || true)"
+      while IFS= read -r rule; do
+        # -S quotes what needs it (comments): eval reads the rule back as its words.
+        if [ -n "$rule" ]; then eval "\"\$cmd\" -t \"\$table\" -D ${rule#-A }" || true; fi
+      done <<<"$rules"
+      chains="$("$cmd" -t "$table" -S 2>/dev/null | sed -n 's/^-N \(KUBE-[^ ]*\)$/\1/p' || true)"
+      for chain in $chains; do "$cmd" -t "$table" -F "$chain" || true; done
+      for chain in $chains; do "$cmd" -t "$table" -X "$chain" || true; done
+    done
+  done
 }
 
 # The iptables rules of every table and family, without counters, one per line ("<family> <table> <rule>").

@@ -3,7 +3,6 @@ package dev.dra.sidecar.node;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.Kustomize;
 import io.fabric8.kubernetes.api.model.Container;
-import io.fabric8.kubernetes.api.model.EnvVar;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
 import io.fabric8.kubernetes.api.model.Pod;
@@ -52,10 +51,6 @@ final class NodeAgent {
                 for (Container container : daemonSet.getSpec().getTemplate().getSpec().getContainers()) {
                     container.setImage(node.sidecarImage());
                     container.setImagePullPolicy("Never");
-                    // The test node runs no kube-proxy: the kubernetes Service's address (the in-cluster default)
-                    // leads nowhere, so the agent (hostNetwork, the node's loopback) is given the API server itself.
-                    container.getEnv().add(new EnvVar("DRA_METADATA_KUBE_API_SERVER",
-                            node.client().getMasterUrl().toString().replaceFirst("/$", ""), null));
                 }
             }
             node.client().resource(object).createOr(NonDeletingOperation::update);

@@ -73,10 +73,7 @@ class SidecarDerivesMetadataOnNodeIT {
         Helm.forCluster(NODE.node().kubeconfig).succeed("install", AppPods.RELEASE, Helm.CHART.toString(), "--namespace", AppPods.RELEASE,
                 "--set", "image.repository=" + image.substring(0, image.lastIndexOf(':')),
                 "--set", "image.tag=" + image.substring(image.lastIndexOf(':') + 1),
-                "--set", "resourceApi.enabled=true", "--set", "resourceApi.namespaces={" + namespace + "}",
-                // No kube-proxy on the test node: the in-cluster address leads nowhere; the node's address does.
-                "--set-string", "settings.DRA_METADATA_KUBE_API_SERVER="
-                        + NODE.client().getMasterUrl().toString().replaceFirst("/$", ""));
+                "--set", "resourceApi.enabled=true", "--set", "resourceApi.namespaces={" + namespace + "}");
         api = new DerivedMetadata(NODE, Via.SIDECAR);
         checks = new DerivedChecks(api);
         NODE.create(namespace, ClaimManifests.all(
