@@ -70,7 +70,8 @@ class SidecarDerivesMetadataOnNodeIT {
         namespace = NODE.restrictedNamespace("derived-sidecar", AppPods.optIn());
         NAMESPACES.add(namespace);
         String image = NODE.sidecarImage();
-        Helm.forCluster(NODE.node().kubeconfig).succeed("install", AppPods.RELEASE, Helm.CHART.toString(), "--namespace", AppPods.RELEASE,
+        Helm.forCluster(NODE.node().kubeconfig).succeed("install", AppPods.RELEASE, Helm.CHART.toString(),
+                "--namespace", AppPods.RELEASE, "--create-namespace",
                 "--set", "image.repository=" + image.substring(0, image.lastIndexOf(':')),
                 "--set", "image.tag=" + image.substring(image.lastIndexOf(':') + 1),
                 "--set", "resourceApi.enabled=true", "--set", "resourceApi.namespaces={" + namespace + "}");
