@@ -17,7 +17,7 @@ _WAITS = re.compile(r"^dra_node_address_wait_seconds_(count|sum)\s+([0-9.eE+-]+)
 
 
 class Agent:
-    """The agent's pod once it runs: its container, the node address it listens on, its host PID."""
+    """The agent's pod once it runs: its container and its pod address."""
 
     def __init__(self, node, jcmd):
         self.node = node
@@ -25,11 +25,11 @@ class Agent:
         pod = json.loads(node.kubectl("get", "pods", "-n", NS, "-o", "json"))["items"][0]
         self.pod = pod["metadata"]["name"]
         self.container_id = pod["status"]["containerStatuses"][0]["containerID"].removeprefix("containerd://")
-        self.host_ip = pod["status"]["hostIP"]
+        self.pod_ip = pod["status"]["podIP"]
 
     def metrics_text(self):
-        """The Prometheus text of its management port (the node's address, port 9000; never loopback)."""
-        with urllib.request.urlopen(f"http://{self.host_ip}:9000/q/metrics", timeout=10) as answer:
+        """The Prometheus text of its management port (its pod's address, port 9000)."""
+        with urllib.request.urlopen(f"http://{self.pod_ip}:9000/q/metrics", timeout=10) as answer:
             return answer.read().decode()
 
     def api_requests(self):
@@ -83,17 +83,13 @@ class Agent:
 
 
 def deploy(node, repo, image, jcmd):
-    """deploy/kubernetes/node as shipped, the agent given the imported image, the API server's own address and a
-    writable /tmp (an emptyDir, where the JVM's attach socket for jcmd goes: the shipped pod has a read-only root and
-    no volume there, which changes nothing else it does). Returns the Agent once it is ready."""
+    """deploy/kubernetes/node as shipped, the agent given the imported image and a writable /tmp (an emptyDir,
+    where the JVM's attach socket for jcmd goes: the shipped pod has a read-only root and no volume there, which
+    changes nothing else it does). Returns the Agent once it is ready."""
     node.kubectl("apply", "-k", os.path.join(repo, "deploy/kubernetes/node"))
-    # The test node runs no kube-proxy: the kubernetes Service's address (the agent's in-cluster default) leads
-    # nowhere, so the agent (hostNetwork) is given the API server itself, as the *OnNodeIT tests' NodeAgent does.
-    api_server = node.kubectl("config", "view", "--minify", "-o", "jsonpath={.clusters[0].cluster.server}").strip()
     node.kubectl("patch", "daemonset", "dra-metadata-sidecar", "-n", NS, "-p", json.dumps(
         {"spec": {"template": {"spec": {
             "containers": [{"name": "agent", "image": image, "imagePullPolicy": "Never",
-                            "env": [{"name": "DRA_METADATA_KUBE_API_SERVER", "value": api_server}],
                             "volumeMounts": [{"name": "bench-tmp", "mountPath": "/tmp"}]}],
             "volumes": [{"name": "bench-tmp", "emptyDir": {}}]}}}}))
     node.kubectl("rollout", "status", "daemonset/dra-metadata-sidecar", "-n", NS, "--timeout=120s", timeout=130)

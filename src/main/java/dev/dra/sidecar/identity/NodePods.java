@@ -42,6 +42,7 @@ public final class NodePods implements AutoCloseable {
     private final Map<String, PodInfo> pods = new ConcurrentHashMap<>();
     private final ListWatch watch;
     private final List<Runnable> listeners = new CopyOnWriteArrayList<>();
+    private volatile boolean listed;
 
     /**
      * @param lookupTimeout the longest a pod's fetch from the API server may take ({@link #pod})
@@ -56,6 +57,14 @@ public final class NodePods implements AutoCloseable {
 
     String node() {
         return node;
+    }
+
+    /**
+     * Whether the node's pods have been listed once: from then on every pod of the node that existed at the list is
+     * known without a fetch, also while a later watch fails.
+     */
+    public boolean listed() {
+        return listed;
     }
 
     /** Whether the watch is open now: a change of a pod known reaches {@link #all} within moments. */
@@ -138,6 +147,7 @@ public final class NodePods implements AutoCloseable {
             objects.forEach((key, pod) -> listedPods.put(key, PodInfo.of(pod)));
             pods.keySet().retainAll(listedPods.keySet());
             pods.putAll(listedPods);
+            listed = true;
             notifyListeners();
         }
 

@@ -6,6 +6,9 @@ import io.quarkus.runtime.Startup;
 import jakarta.annotation.PreDestroy;
 import jakarta.inject.Singleton;
 import jakarta.enterprise.event.Observes;
+import java.time.Duration;
+import java.util.Optional;
+import org.eclipse.microprofile.config.inject.ConfigProperty;
 import org.jboss.logging.Logger;
 
 /**
@@ -17,6 +20,11 @@ import org.jboss.logging.Logger;
  * A long poll is an in-flight request, so answering it on {@code ShutdownEvent} alone would make every stop take
  * the whole timeout. JVM hooks start together at SIGTERM: this one answers the waiters while Quarkus waits for
  * them. {@code ShutdownEvent} covers stops without a signal (tests, dev mode).
+ *
+ * <p>With a shutdown delay ({@code quarkus.shutdown.delay}: node mode's, while its Service stops sending it new
+ * connections) the application serves as before for that long, long polls included, and this hook answers them at
+ * its end, when Quarkus starts closing every connection after its next answer: a long poll answered then, and
+ * polled again, is answered at once with {@code Connection: close}, and its client polls the new agent.
  */
 @Singleton
 @Startup
@@ -27,13 +35,23 @@ public class GracefulShutdown {
     private final MetadataStore store;
     private final Thread hook;
 
-    GracefulShutdown(MetadataStore store) {
+    GracefulShutdown(MetadataStore store,
+            @ConfigProperty(name = "quarkus.shutdown.delay") Optional<Duration> delay) {
         this.store = store;
-        this.hook = new Thread(this::answerWaiters, "dra-answer-long-polls");
+        this.hook = new Thread(() -> answerWaitersAfter(delay.orElse(Duration.ZERO)), "dra-answer-long-polls");
         Runtime.getRuntime().addShutdownHook(hook);
     }
 
     void onStop(@Observes ShutdownEvent event) {
+        answerWaiters();
+    }
+
+    private void answerWaitersAfter(Duration delay) {
+        try {
+            Thread.sleep(delay.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
         answerWaiters();
     }
 

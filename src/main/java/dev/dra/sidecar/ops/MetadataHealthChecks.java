@@ -1,5 +1,6 @@
 package dev.dra.sidecar.ops;
 
+import dev.dra.sidecar.identity.NodePods;
 import dev.dra.sidecar.resourceapi.ResourceApi;
 import dev.dra.sidecar.resourceapi.ResourceApiSource;
 import dev.dra.sidecar.store.config.ExpectedClaim;
@@ -7,6 +8,7 @@ import dev.dra.sidecar.store.MetadataStore;
 import dev.dra.sidecar.store.config.StoreConfig;
 import dev.dra.sidecar.store.refresh.StoreStatus;
 import jakarta.inject.Singleton;
+import jakarta.enterprise.inject.Instance;
 import jakarta.enterprise.inject.Produces;
 import java.time.Duration;
 import java.util.List;
@@ -32,7 +34,9 @@ import org.eclipse.microprofile.health.Readiness;
  *       {@link MetadataReadiness}, under two names, because {@code /q/health} lists every check of every probe and
  *       each must appear there once. Kubelet starts the app container only after the sidecar's postStart hook
  *       ({@link AwaitStarted}) has seen the startup check UP, so "started" means "the app's metadata is here and
- *       decodes".
+ *       decodes". In node mode both also wait until the node's pods have been listed once ({@link NodePods#listed}):
+ *       a new agent is ready to answer every pod of the node, which is what a rollout waits for before it stops the
+ *       old one.
  * </ul>
  *
  * <p>The expected claims are parsed when this bean is created at startup: a malformed entry stops the
@@ -65,13 +69,15 @@ public class MetadataHealthChecks {
     private final MetadataStore store;
     private final List<ExpectedClaim> expected;
     private final Optional<ResourceApiSource> derivation;
+    private final NodePods nodePods;
     private final long madeNanos = System.nanoTime();
     private final Set<String> reportedAbsent = ConcurrentHashMap.newKeySet();
 
-    MetadataHealthChecks(MetadataStore store, StoreConfig config, ResourceApi resourceApi) {
+    MetadataHealthChecks(MetadataStore store, StoreConfig config, ResourceApi resourceApi, Instance<NodePods> pods) {
         this.store = store;
         this.expected = ExpectedClaim.parseAll(config.expectedClaims().orElse(List.of()));
         this.derivation = resourceApi.source();
+        this.nodePods = config.mode() == StoreConfig.Mode.NODE ? pods.get() : null;
     }
 
     @Produces
@@ -114,7 +120,11 @@ public class MetadataHealthChecks {
                 && System.nanoTime() - madeNanos < RESOURCE_API_WAIT.toNanos();
         MetadataReadiness.Result result = MetadataReadiness.evaluate(store.status(), store.held(), store.root(),
                 store.current(), expected, pending);
-        HealthCheckResponseBuilder response = HealthCheckResponse.named(name).status(result.up());
+        boolean podsListed = nodePods == null || nodePods.listed();
+        HealthCheckResponseBuilder response = HealthCheckResponse.named(name).status(result.up() && podsListed);
+        if (nodePods != null) {
+            response.withData("node-pods", podsListed ? "listed" : "not listed yet (the API server has not answered)");
+        }
         result.data().forEach((key, value) -> {
             response.withData(key, value);
             if (value.startsWith(MetadataReadiness.ABSENT) && reportedAbsent.add(key + value)) {

@@ -87,13 +87,17 @@ class HelmChartIT {
         Map<String, ObjectNode> objects = ChartRender.helm("agents", "--set", "mode=node",
                 "--set", "image.repository=registry.example.com/sidecar", "--set", "image.tag=9.9.9",
                 "--set", "node.hostPaths={/var/lib/kubelet/plugins/gpu.example.com,/opt/driver/metadata}",
-                "--set", "node.resources.limits.memory=512Mi", "--set", "startTimeoutSeconds=30",
+                "--set", "node.resources.limits.memory=512Mi", "--set", "node.shutdownDelay=8s",
+                "--set", "node.port=31089",
+                "--set", "startTimeoutSeconds=30",
                 "--set-string", "settings.QUARKUS_LOG_CONSOLE_JSON_ENABLED=true",
                 "--set", "optIn.label=example.com/agent", "--set", "optIn.pods=false", "--set", "failurePolicy=Ignore");
         JsonNode pod = objects.get("DaemonSet agents/dra-metadata-sidecar").path("spec").path("template").path("spec");
         JsonNode agent = pod.path("containers").get(0);
         assertEquals("registry.example.com/sidecar:9.9.9", agent.path("image").asText());
         assertEquals("512Mi", agent.path("resources").path("limits").path("memory").asText());
+        assertTrue(agent.path("env").toString().contains("{\"name\":\"QUARKUS_SHUTDOWN_DELAY\",\"value\":\"8s\"}"),
+                agent.path("env").toString());
         assertEquals(30, agent.path("startupProbe").path("failureThreshold").asInt());
         assertTrue(agent.path("env").toString().contains("{\"name\":\"QUARKUS_LOG_CONSOLE_JSON_ENABLED\",\"value\":\"true\"}"),
                 agent.path("env").toString());
@@ -110,6 +114,10 @@ class HelmChartIT {
         assertTrue(policy.path("spec").path("matchConditions").toString().contains("[?'example.com/agent']"));
         assertEquals(List.of("MutatingAdmissionPolicyBinding /dra-metadata-sidecar-namespaces"),
                 objects.keySet().stream().filter(k -> k.startsWith("MutatingAdmissionPolicyBinding")).toList());
+        assertEquals(31089, objects.get("Service agents/dra-metadata-sidecar").path("spec").path("ports").get(0)
+                .path("nodePort").asInt());
+        assertTrue(policy.path("spec").path("mutations").toString().contains("'http://$(DRA_METADATA_HOST):31089'"),
+                "the URL the injection gives names the node port");
         assertEquals(List.of(), objects.keySet().stream().filter(k -> k.startsWith("ValidatingAdmissionPolicy")).toList(),
                 "none of sidecar mode's objects");
     }

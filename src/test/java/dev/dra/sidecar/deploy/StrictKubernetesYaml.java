@@ -11,6 +11,7 @@ import com.fasterxml.jackson.databind.module.SimpleModule;
 import com.fasterxml.jackson.dataformat.yaml.YAMLFactory;
 import io.fabric8.kubernetes.api.model.HasMetadata;
 import io.fabric8.kubernetes.api.model.Namespace;
+import io.fabric8.kubernetes.api.model.Service;
 import io.fabric8.kubernetes.api.model.ServiceAccount;
 import io.fabric8.kubernetes.api.model.apps.DaemonSet;
 import io.fabric8.kubernetes.api.model.apps.Deployment;
@@ -41,6 +42,7 @@ final class StrictKubernetesYaml {
             "apps/v1/Deployment", Deployment.class,
             "apps/v1/DaemonSet", DaemonSet.class,
             "v1/ServiceAccount", ServiceAccount.class,
+            "v1/Service", Service.class,
             "rbac.authorization.k8s.io/v1/ClusterRole", ClusterRole.class,
             "rbac.authorization.k8s.io/v1/ClusterRoleBinding", ClusterRoleBinding.class,
             "resource.k8s.io/v1/ResourceClaim", ResourceClaim.class,

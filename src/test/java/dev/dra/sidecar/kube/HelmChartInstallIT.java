@@ -188,7 +188,7 @@ class HelmChartInstallIT {
         List<HasMetadata> installed = API.load(helm.succeed("get", "manifest", RELEASE, "--namespace", releaseNamespace));
         Set<String> kinds = new TreeSet<>();
         installed.forEach(o -> kinds.add(o.getApiVersion() + "/" + o.getKind()));
-        assertEquals(Set.of("v1/ServiceAccount", "rbac.authorization.k8s.io/v1/ClusterRole",
+        assertEquals(Set.of("v1/ServiceAccount", "v1/Service", "rbac.authorization.k8s.io/v1/ClusterRole",
                 "rbac.authorization.k8s.io/v1/ClusterRoleBinding", "apps/v1/DaemonSet",
                 "admissionregistration.k8s.io/v1/MutatingAdmissionPolicy",
                 "admissionregistration.k8s.io/v1/MutatingAdmissionPolicyBinding"), kinds, "what node mode installs");

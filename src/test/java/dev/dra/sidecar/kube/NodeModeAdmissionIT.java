@@ -144,7 +144,8 @@ class NodeModeAdmissionIT {
             assertTrue(mounts.get(0).getReadOnly(), name);
             EnvVar host = env(container, "DRA_METADATA_HOST");
             assertEquals("status.hostIP", host.getValueFrom().getFieldRef().getFieldPath(), name);
-            assertEquals("http://$(DRA_METADATA_HOST):8089", env(container, "DRA_METADATA_URL").getValue());
+            assertEquals("http://$(DRA_METADATA_HOST):30089", env(container, "DRA_METADATA_URL").getValue(),
+                    "the node port of the agent's Service");
             assertEquals(1, names.stream().filter(n -> n.equals("DRA_METADATA_URL")).count(), name);
             assertTrue(names.indexOf("DRA_METADATA_HOST") < names.indexOf("DRA_METADATA_URL"),
                     "the URL refers to the host defined before it: " + names);
@@ -253,12 +254,12 @@ class NodeModeAdmissionIT {
     }
 
     /**
-     * The docs: the agent's namespace enforces Privileged because of hostNetwork and hostPath volumes, and the agent
-     * meets everything else Restricted asks. Its pod is admitted there with no warning; under Restricted it is
-     * refused for exactly those reasons (host ports come with hostNetwork) and no other.
+     * The docs: the agent's namespace enforces Privileged because of hostPath volumes, and the agent meets everything
+     * else Restricted asks. Its pod is admitted there with no warning; under Restricted it is refused for exactly that
+     * reason and no other.
      */
     @Test
-    void theAgentNeedsPrivilegedForHostNetworkAndHostPathOnly() throws Exception {
+    void theAgentNeedsPrivilegedForHostPathOnly() throws Exception {
         DaemonSet agent = NODE_MODE.objects().stream().filter(DaemonSet.class::isInstance).map(DaemonSet.class::cast)
                 .findFirst().orElseThrow();
         Pod pod = new PodBuilder().withNewMetadataLike(agent.getSpec().getTemplate().getMetadata())
@@ -275,8 +276,7 @@ class NodeModeAdmissionIT {
         assertEquals(403, e.getCode(), e.getMessage());
         String reasons = e.getMessage().replaceAll("(?s)^.*?violates PodSecurity \"restricted:latest\": ", "")
                 .replaceAll("(?s)\\..*", "");
-        assertEquals("host namespaces (hostNetwork=true), hostPort (container \"agent\" uses hostPorts 8089, 9000), "
-                + "restricted volume types (volumes \"cdi\", \"host-0\" use restricted volume type \"hostPath\")",
+        assertEquals("restricted volume types (volumes \"cdi\", \"host-0\" use restricted volume type \"hostPath\")",
                 reasons, e.getMessage());
     }
 

@@ -4,7 +4,9 @@ import static dev.dra.sidecar.kube.AgentRequests.as;
 import static dev.dra.sidecar.kube.AgentRequests.problem;
 import static dev.dra.sidecar.kube.ClusterPods.LOOPBACK;
 import static dev.dra.sidecar.kube.InjectionPods.withClaims;
+import static io.restassured.RestAssured.given;
 import static org.hamcrest.Matchers.containsString;
+import static org.hamcrest.Matchers.equalTo;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
@@ -51,6 +53,9 @@ class NodeModeApiServerIT {
     @TestHTTPResource(value = "/metrics", management = true)
     URL metrics;
 
+    @TestHTTPResource(value = "/health/ready", management = true)
+    URL ready;
+
     @BeforeEach
     void available() {
         NodeCluster.assumeAvailable(cluster);
@@ -61,6 +66,9 @@ class NodeModeApiServerIT {
     void theAgentWatchesItsNodesPodsBeforeAnyRequest() {
         Eventually.awaitTrue(Duration.ofSeconds(10), "the API server holds the agent's watch of its node's pods",
                 () -> cluster.agentPodWatches() == 1);
+        // Ready says so: a rollout stops the old agent only once the new one has listed the node's pods.
+        given().get(ready).then().statusCode(200).body("checks.find { it.name == 'dra-metadata-present' }.data"
+                + "['node-pods']", equalTo("listed"));
     }
 
     @Test
@@ -132,6 +140,7 @@ class NodeModeApiServerIT {
                     Eventually.pause(Duration.ofSeconds(2));
                 }
                 assertTrue(late.isEmpty(), "the late tokens were presented");
+                given().get(ready).then().statusCode(200); // it still serves every pod it knows: still ready
                 assertEquals(1, log.lines("WARN", "cannot be reached").size(), log.lines().toString());
                 // Failed calls are not warned about one by one (that would be one a second per watch: 180 here);
                 // a watch the API server refused as it shut down may still say so once.

@@ -86,7 +86,7 @@ class AgentDerivesMetadataOnNodeIT {
 
     /** The agent's metrics, where the long polls waiting in it are counted. */
     private static URI agentMetrics() {
-        return URI.create("http://" + agent.pod().getStatus().getHostIP() + ":9000/q/metrics");
+        return URI.create("http://" + agent.pod().getStatus().getPodIP() + ":9000/q/metrics");
     }
 
     @Test

@@ -87,7 +87,7 @@ class AgentRefusalsOnNodeIT {
                 .withAudience(audience).withPath("token").endServiceAccountToken().endSource().endProjected()
                 .endVolume().editFirstContainer().addNewVolumeMount().withName(volume).withMountPath(mountPath)
                 .withReadOnly(true).endVolumeMount().addNewEnv().withName("DRA_METADATA_URL")
-                .withValue("http://" + owner.getStatus().getHostIP() + ":8089").endEnv().endContainer().endSpec().build();
+                .withValue(NodeAgent.url(owner)).endEnv().endContainer().endSpec().build();
     }
 
     /** The curl arguments that send the token in {@code tokenFile} as the bearer token. */

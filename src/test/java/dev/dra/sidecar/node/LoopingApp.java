@@ -78,7 +78,7 @@ final class LoopingApp implements AutoCloseable {
         // The policy reaches admission through an informer: a dry run shows when it injects.
         Eventually.await(Duration.ofSeconds(60), () -> node.client().resource(pod).dryRun().create(),
                 p -> !p.getSpec().getInitContainers().isEmpty(), "the injection policy in effect");
-        return started(node, namespace, pod);
+        return started(node, namespace, node.client().resource(pod).create());
     }
 
     /**
@@ -89,17 +89,47 @@ final class LoopingApp implements AutoCloseable {
     static LoopingApp startNodeMode(KubeNodeExtension node, String prefix) throws Exception {
         String namespace = node.restrictedNamespace(prefix, AppPods.optIn());
         node.create(namespace, ClaimManifests.GPU_CLAIM);
-        Pod pod = new PodBuilder(looping(NodeAgent.app(node, namespace, "app", "{claims: [{name: gpu}]}",
+        return started(node, namespace, node.client().resource(nodeModePod(node, namespace, "app",
+                command(node, GETS_PER_SECOND, 0, false))).create());
+    }
+
+    /**
+     * {@code count} such pods of node mode in {@code namespace} (opted in, holding the claim gpu-claim, which they
+     * share), {@code <prefix>-0} and on, whose apps each send {@code getsPerSecond} GETs a second on new connections
+     * (kind {@code get}), as many on a kept-alive one ({@code keep}) and hold a long poll ({@code poll0}); once each
+     * has its first {@code 200}.
+     */
+    static List<LoopingApp> startNodeModePods(KubeNodeExtension node, String namespace, String prefix, int count,
+            int getsPerSecond) throws Exception {
+        List<Pod> created = new ArrayList<>();
+        for (int i = 0; i < count; i++) {
+            created.add(node.client().resource(nodeModePod(node, namespace, prefix + "-" + i,
+                    command(node, getsPerSecond, 1, true))).create());
+        }
+        List<LoopingApp> apps = new ArrayList<>();
+        for (Pod pod : created) {
+            apps.add(started(node, namespace, pod));
+        }
+        return apps;
+    }
+
+    private static Pod nodeModePod(KubeNodeExtension node, String namespace, String name, List<String> command) {
+        return new PodBuilder(looping(NodeAgent.app(node, namespace, name, "{claims: [{name: gpu}]}",
                 "resourceClaims: [{name: gpu, resourceClaimName: gpu-claim}]", "true"))).editSpec()
-                .editFirstContainer().withCommand(command(node)).endContainer().endSpec().build();
-        return started(node, namespace, pod);
+                .editFirstContainer().withCommand(command).endContainer().endSpec().build();
     }
 
     /** app-answers.py asking for the claim's driver view 20 times a second, writing to /answers/answers. */
     private static List<String> command(KubeNodeExtension node) throws IOException {
+        return command(node, GETS_PER_SECOND, 0, false);
+    }
+
+    /** app-answers.py asking for the claim's driver view (its arguments), writing to /answers/answers. */
+    private static List<String> command(KubeNodeExtension node, int getsPerSecond, int longPollers,
+            boolean keepAlive) throws IOException {
         String path = "/claims/gpu-claim/gpu/drivers/" + node.node().env.get("driver");
         return List.of("/usr/bin/python3", "-c", Files.readString(SCRIPT), path, "/answers/answers",
-                Integer.toString(GETS_PER_SECOND), "0");
+                Integer.toString(getsPerSecond), Integer.toString(longPollers), keepAlive ? "1" : "0");
     }
 
     /** {@code pod} with the answers' emptyDir mounted at /answers in its first container. */
@@ -110,11 +140,12 @@ final class LoopingApp implements AutoCloseable {
                 .endContainer().endSpec().build();
     }
 
-    private static LoopingApp started(KubeNodeExtension node, String namespace, Pod pod) {
+    /** {@code created} once it is Ready and its app has had its first {@code 200}. */
+    private static LoopingApp started(KubeNodeExtension node, String namespace, Pod created) {
         AppPods pods = node.pods();
-        Pod created = node.client().resource(pod).create();
         Pod running = Eventually.await(AppPods.POD_START, () -> pods.get(created),
-                p -> AppPods.running(p, AppPods.APP) && AppPods.ready(p), "pod " + namespace + "/app Ready");
+                p -> AppPods.running(p, AppPods.APP) && AppPods.ready(p),
+                "pod " + namespace + "/" + created.getMetadata().getName() + " Ready");
         LoopingApp app = new LoopingApp(node, namespace, running);
         Eventually.await(AppPods.POD_START, app::answers, a -> a.stream().anyMatch(Answer::ok),
                 "the app's first 200");

@@ -112,6 +112,11 @@ final class NodeAgent {
                 "the agent's pod ready").get(0);
     }
 
+    /** The URL the injection gives a pod of {@code owner}'s node: the node's address, the Service's node port. */
+    static String url(Pod owner) {
+        return "http://" + owner.getStatus().getHostIP() + ":30089";
+    }
+
     /** The agent's pod as the API server lists it now (the DaemonSet's one pod on the node). */
     Pod pod() {
         return node.client().pods().inNamespace(namespace).list().getItems().get(0);
