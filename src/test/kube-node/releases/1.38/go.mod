@@ -1,4 +1,4 @@
-// Builds Kubernetes v1.38.0-beta.0's kube-apiserver, kubelet, kube-scheduler, kube-controller-manager and upstream DRA test driver for the release matrix of the real-node tests (src/test/kube-node/build.sh --release 1.38).
+// Builds Kubernetes v1.38.0-beta.0's kube-apiserver, kube-scheduler, kube-controller-manager and upstream DRA test driver for the release matrix of the real-node tests (src/test/kube-node/build.sh --release 1.38).
 module dra-metadata-sidecar/test/kube-node/releases/1.38
 
 go 1.27.0

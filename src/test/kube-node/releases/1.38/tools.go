@@ -1,7 +1,8 @@
 //go:build tools
 
-// Package tools pins the Kubernetes 1.38 commands build.sh --release 1.38 builds: the control plane, the node (but its kubelet) and
-// upstream's DRA test driver, all of release v1.38.0-beta.0.
+// Package tools pins the Kubernetes 1.38 commands build.sh --release 1.38 builds: the control plane and upstream's
+// DRA test driver, all of release v1.38.0-beta.0. Its kubelet and kube-proxy import sigs.k8s.io/iptables-wrappers,
+// which the Go module proxy does not serve: the node runs build.sh's own.
 package tools
 
 import (

@@ -22,11 +22,11 @@ import org.junit.jupiter.api.extension.RegisterExtension;
  * it: each Kubernetes command of the release named by {@value #OTHER} (one of src/test/kube-node/releases, or the
  * node's own 1.37) that differs from the node's is stopped (SIGTERM) and started again on the same state with that
  * release's binary, then with the node's own again. Upward the control plane (kube-apiserver, kube-controller-manager,
- * kube-scheduler) goes first and the node (kubelet and the DRA driver's kubelet plugin) after it; downward the other
- * way round, so that kubelet is never newer than its API server. Throughout, an injected sidecar pod and a node-mode
- * pod, each app requesting its claim 20 times a second, are answered {@code 200} (the longest gap reported) and keep
- * their containers; after each change a new pod is served the file that release's driver wrote (its apiVersion as the
- * file on the host has it).
+ * kube-scheduler) goes first and the node (kubelet, kube-proxy and the DRA driver's kubelet plugin) after it; downward
+ * the other way round, so that kubelet is never newer than its API server. Throughout, an injected sidecar pod and a
+ * node-mode pod, each app requesting its claim 20 times a second, are answered {@code 200} (the longest gap reported)
+ * and keep their containers; after each change a new pod is served the file that release's driver wrote (its
+ * apiVersion as the file on the host has it).
  *
  * <p>It runs where {@value #OTHER} is set (the release-matrix workflow sets it; its last results are in
  * docs/kubernetes-releases.md): it needs another release's build, too long for every CI run.
@@ -42,7 +42,7 @@ class NodeUpgradeOnNodeIT {
     private static final String ROUTE = "/claims/gpu-claim/gpu";
     private static final List<String> CONTROL_PLANE = List.of("kube-apiserver", "kube-controller-manager",
             "kube-scheduler");
-    private static final List<String> NODE_COMMANDS = List.of("kubelet", "test-driver");
+    private static final List<String> NODE_COMMANDS = List.of("kubelet", "kube-proxy", "test-driver");
 
     @Test
     void runningPodsAreAnsweredThroughTheClustersChangeToAnotherReleaseAndBack() throws Exception {

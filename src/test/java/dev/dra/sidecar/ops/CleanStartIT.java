@@ -55,8 +55,9 @@ class CleanStartIT {
             Set<String> once = new HashSet<>();
             assertEquals(List.of(), names.stream().filter(name -> !once.add(name)).toList(),
                     "health checks listed more than once in " + names);
-            assertEquals(Set.of("dra-metadata-refresh", "dra-metadata-present", "dra-metadata-present-at-start"),
-                    Set.copyOf(names), "one check per probe");
+            // Quarkus' own readiness check of a shutdown delay (quarkus.shutdown.delay-enabled) beside them.
+            assertEquals(Set.of("dra-metadata-refresh", "dra-metadata-present", "dra-metadata-present-at-start",
+                    "Graceful Shutdown"), Set.copyOf(names), "one check per probe");
 
             assertTrue(sidecar.terminate(Duration.ofSeconds(15)), "SIGTERM ends the sidecar");
             String log = sidecar.log();
