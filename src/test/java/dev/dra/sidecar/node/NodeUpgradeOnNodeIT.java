@@ -98,6 +98,8 @@ class NodeUpgradeOnNodeIT {
     private static String change(Map<String, Binary> from, Map<String, Binary> to, List<String> first,
             List<String> second, String prefix) throws Exception {
         KubeNode node = NODE.node();
+        // Counted once the driver's old plugin has stopped, so that only its new plugin's registration counts: a
+        // kubelet started again just before registers the old one anew.
         long registrations = node.driverRegistrations();
         for (String command : concat(first, second)) {
             if (from.get(command).equals(to.get(command))) {
@@ -107,6 +109,9 @@ class NodeUpgradeOnNodeIT {
                 node.restartApiServerFrom(to.get(command).path());
             } else {
                 node.component("stop", command);
+                if (command.equals("test-driver")) {
+                    registrations = node.driverRegistrations();
+                }
                 node.startFrom(command, to.get(command).path().getParent());
             }
         }
@@ -116,8 +121,9 @@ class NodeUpgradeOnNodeIT {
                 .getStatus().getNodeInfo().getKubeletVersion(), version -> version.equals(to.get("kubelet").version()),
                 "the node's kubelet version");
         if (!from.get("test-driver").equals(to.get("test-driver"))) {
-            Eventually.awaitTrue(REGISTERED, "kubelet registers the driver's plugin",
-                    () -> node.driverRegistrations() > registrations);
+            long before = registrations;
+            Eventually.awaitTrue(REGISTERED, "kubelet registers the driver's new plugin",
+                    () -> node.driverRegistrations() > before);
         }
 
         String namespace = NODE.restrictedNamespace("upgrade-" + prefix, AppPods.optIn());
