@@ -81,10 +81,7 @@ class DetachedFileIT {
             assertTrue(metrics.contains("dra_files{state=\"ok\"} 0.0"), metrics);
             var ready = sidecar.management("/q/health/ready");
             assertEquals(200, ready.statusCode(), "what is served is still the last valid metadata: " + ready.body());
-            // Our check by its name: Quarkus' own readiness check (Graceful Shutdown) is listed beside it.
-            JsonNode data = java.util.stream.StreamSupport.stream(JSON.readTree(ready.body()).path("checks")
-                    .spliterator(), false).filter(c -> c.path("name").asText().equals("dra-metadata-present"))
-                    .findFirst().orElseThrow().path("data");
+            JsonNode data = PackagedSidecar.checkData(ready.body(), "dra-metadata-present");
             assertTrue(data.path("detached").asText().contains(target.toString()), ready.body());
             assertTrue(data.path("watch-mode").asText().equals("inotify"), ready.body());
 

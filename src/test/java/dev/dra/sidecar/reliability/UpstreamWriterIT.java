@@ -86,10 +86,7 @@ class UpstreamWriterIT {
             assertTrue(metrics.contains("dra_files{state=\"detached\"} 1.0"), metrics);
             HttpResponse<String> ready = sidecar.management("/q/health/ready");
             assertEquals(200, ready.statusCode(), "what is served is still the last valid metadata: " + ready.body());
-            // Our check by its name: Quarkus' own readiness check (Graceful Shutdown) is listed beside it.
-            JsonNode data = java.util.stream.StreamSupport.stream(JSON.readTree(ready.body()).path("checks")
-                    .spliterator(), false).filter(c -> c.path("name").asText().equals("dra-metadata-present"))
-                    .findFirst().orElseThrow().path("data");
+            JsonNode data = PackagedSidecar.checkData(ready.body(), "dra-metadata-present");
             assertTrue(data.path("detached").asText().contains(target.toString()), ready.body());
 
             writer.cleanup();

@@ -3,6 +3,8 @@ package dev.dra.sidecar.testsupport;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.dra.sidecar.testsupport.Eventually;
 import dev.dra.sidecar.testsupport.LocalPorts;
 import java.io.IOException;
@@ -175,6 +177,19 @@ public final class PackagedSidecar implements AutoCloseable {
     public HttpResponse<String> management(String path) throws IOException {
         return send(HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + managementPort + path))
                 .timeout(Duration.ofSeconds(10)).GET().build());
+    }
+
+    /**
+     * The {@code data} of the check named {@code name} in a {@code /q/health} body (Quarkus lists its own checks
+     * beside ours, in no fixed order); fails when there is none.
+     */
+    public static JsonNode checkData(String healthBody, String name) throws IOException {
+        for (JsonNode check : new ObjectMapper().readTree(healthBody).path("checks")) {
+            if (check.path("name").asText().equals(name)) {
+                return check.path("data");
+            }
+        }
+        return fail("no check " + name + " in " + healthBody);
     }
 
     public HttpResponse<String> send(HttpRequest request) throws IOException {
